@@ -1,0 +1,46 @@
+# Parley — build, test and run on a Debian machine with Swift on PATH.
+#
+#   make run      install what is missing, build, start parley
+#   make test     install what is missing, start a private PulseAudio server, run every test
+#   make bench    run the benchmarks and rewrite BENCHMARKS.md
+#   make install  PREFIX=/usr/local: the binary and its data
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= debug
+SWIFT_FLAGS ?=
+
+# Debian packages: the four C libraries, the engines' data, and what the tests use.
+PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
+	libpulse-dev pulseaudio pulseaudio-utils \
+	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
+	libreadline-dev libsndfile1-dev libsamplerate0-dev \
+	apertium apertium-eng-spa sox tmux
+
+.PHONY: all build deps run test bench install clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(PACKAGES)
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
+
+run: build
+	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley doctor || true
+	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley languages
+
+test: deps
+	@scripts/with-test-server.sh $(SWIFT) test $(SWIFT_FLAGS) $(if $(FILTER),--filter $(FILTER),)
+
+bench: deps
+	@scripts/with-test-server.sh scripts/bench.sh
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/parley/dictionaries
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS) --show-bin-path)/parley" $(DESTDIR)$(PREFIX)/bin/parley
+	cp -R dictionaries/. $(DESTDIR)$(PREFIX)/share/parley/dictionaries/
+
+clean:
+	rm -rf .build

@@ -1,0 +1,99 @@
+// swift-tools-version:6.0
+// Parley: an offline spoken-dialogue translator for the Linux terminal.
+//
+// The targets read like the pipeline: C libraries at the bottom, a core of
+// plain types and stage protocols, one module per job, and a thin executable
+// that wires the real parts together.
+import PackageDescription
+
+/// Swift settings shared by every Swift target.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+/// A system library target for one Debian C library.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+var targets: [Target] = [
+    // MARK: C libraries
+    systemLibrary("CPulseAudio", pkgConfig: "libpulse", apt: ["libpulse-dev"]),
+    systemLibrary("CESpeakNG", pkgConfig: "espeak-ng", apt: ["libespeak-ng-dev"]),
+    systemLibrary("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev", "libsphinxbase-dev"]),
+    systemLibrary("CReadline", pkgConfig: "readline", apt: ["libreadline-dev"]),
+    systemLibrary("CSndFile", pkgConfig: "sndfile", apt: ["libsndfile1-dev"]),
+    systemLibrary("CSampleRate", pkgConfig: "samplerate", apt: ["libsamplerate0-dev"]),
+
+    // MARK: Core — plain types and stage protocols, no C
+    .target(name: "ParleyCore", swiftSettings: strict),
+    .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], swiftSettings: strict),
+
+    // MARK: Locales
+    .target(name: "Locales", dependencies: ["ParleyCore"], swiftSettings: strict),
+    .testTarget(name: "LocalesTests", dependencies: ["Locales", "TestSupport"], swiftSettings: strict),
+
+    // MARK: Audio
+    .target(
+        name: "Audio",
+        dependencies: ["ParleyCore", "CPulseAudio", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"], swiftSettings: strict),
+
+    // MARK: Synthesis
+    .target(
+        name: "Synthesis",
+        dependencies: ["ParleyCore", "Locales", "CESpeakNG", "CSndFile", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    .testTarget(name: "SynthesisTests", dependencies: ["Synthesis", "TestSupport"], swiftSettings: strict),
+
+    // MARK: Recognition
+    .target(
+        name: "Recognition",
+        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "TestSupport"], swiftSettings: strict),
+
+    // MARK: Translation
+    .target(
+        name: "Translation",
+        dependencies: ["ParleyCore", "Locales", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"], swiftSettings: strict),
+
+    // MARK: Pronunciation
+
+    // MARK: Dialogue
+
+    // MARK: REPL
+
+    // MARK: Executable
+    .executableTarget(
+        name: "parley",
+        dependencies: [
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strict),
+
+    // MARK: Test support and end-to-end tests
+    .target(name: "TestSupport", dependencies: ["ParleyCore"], path: "Tests/TestSupport", swiftSettings: strict),
+    .testTarget(
+        name: "SystemLibraryTests",
+        dependencies: ["CPulseAudio", "CESpeakNG", "CPocketSphinx", "CReadline", "TestSupport"],
+        swiftSettings: strict),
+    .testTarget(name: "ParleyCommandTests", dependencies: ["parley", "TestSupport"], swiftSettings: strict),
+]
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v14)],
+    products: [.executable(name: "parley", targets: ["parley"])],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: targets
+)

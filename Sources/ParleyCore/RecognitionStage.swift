@@ -1,0 +1,158 @@
+/// What the recognizer is listening for.
+public enum RecognitionHint: Sendable, Hashable {
+    /// Free speech, decoded with the full language model.
+    case dictation
+    /// A short answer: yes, no, correct, wrong, and their variants.
+    case confirmation
+    /// Command-like input described by a JSGF grammar (the grammar's text).
+    case grammar(String)
+}
+
+/// How one recognition request behaves.
+public struct RecognitionOptions: Sendable, Hashable {
+    /// What the person is expected to say.
+    public var hint: RecognitionHint
+    /// Trailing silence, in milliseconds, that ends an utterance.
+    public var endpointMilliseconds: Int
+    /// Seconds to wait for speech to start before failing with `.speechTimeout`; nil waits forever.
+    public var startTimeout: Double?
+    /// Longest utterance, in seconds, before failing with `.utteranceTooLong`.
+    public var maximumDuration: Double
+    /// How many alternative transcripts to return besides the best one.
+    public var alternativeCount: Int
+
+    /// Creates options; the defaults suit a dialogue turn.
+    public init(hint: RecognitionHint = .dictation, endpointMilliseconds: Int = 500,
+                startTimeout: Double? = nil, maximumDuration: Double = 60, alternativeCount: Int = 3) {
+        self.hint = hint
+        self.endpointMilliseconds = endpointMilliseconds
+        self.startTimeout = startTimeout
+        self.maximumDuration = maximumDuration
+        self.alternativeCount = alternativeCount
+    }
+}
+
+/// One recognized word with its place in the utterance.
+public struct RecognizedWord: Sendable, Hashable, Codable {
+    /// The word, without pronunciation-variant marks such as `(2)`.
+    public var text: String
+    /// Start, in seconds from the start of the utterance.
+    public var start: Double
+    /// End, in seconds from the start of the utterance.
+    public var end: Double
+    /// Posterior probability of the word, 0…1.
+    public var confidence: Double
+
+    /// Creates a word.
+    public init(text: String, start: Double, end: Double, confidence: Double) {
+        self.text = text
+        self.start = start
+        self.end = end
+        self.confidence = confidence
+    }
+}
+
+/// What the recognizer made of an utterance, so far or finally.
+public struct RecognitionResult: Sendable, Hashable, Codable {
+    /// The best transcript.
+    public var text: String
+    /// Posterior probability of the best transcript, 0…1.
+    public var confidence: Double
+    /// Other transcripts, best first, without the best one and without duplicates.
+    public var alternatives: [String]
+    /// The words of the best transcript with their timings.
+    public var words: [RecognizedWord]
+    /// Whether this is the final result of the utterance.
+    public var isFinal: Bool
+
+    /// Creates a result.
+    public init(text: String, confidence: Double = 0, alternatives: [String] = [],
+                words: [RecognizedWord] = [], isFinal: Bool) {
+        self.text = text
+        self.confidence = confidence
+        self.alternatives = alternatives
+        self.words = words
+        self.isFinal = isFinal
+    }
+}
+
+/// What happened while feeding audio to a recognition request.
+public enum RecognitionEvent: Sendable, Hashable {
+    /// Speech started; seconds since the request began.
+    case speechStarted(at: Double)
+    /// The hypothesis changed while the person is still speaking.
+    case partial(String)
+    /// Trailing silence ended the utterance; seconds since the request began.
+    case speechEnded(at: Double)
+    /// The final result; the request is over.
+    case final(RecognitionResult)
+}
+
+/// Why recognition failed, in words a person can act on.
+public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No model for the locale; `installed` lists the ones there are.
+    case unsupportedLocale(LocaleTag, installed: [LocaleTag])
+    /// The utterance ended without any recognized word.
+    case emptyRecognition
+    /// No speech started within the start timeout (seconds).
+    case speechTimeout(Double)
+    /// The utterance ran past the maximum length; `partial` is what was recognized.
+    case utteranceTooLong(limit: Double, partial: RecognitionResult)
+    /// A request was used again after it finished.
+    case requestReused
+    /// A model file is missing or cannot be loaded.
+    case modelUnusable(path: String, reason: String)
+    /// The audio could not be read or converted.
+    case unreadableAudio(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedLocale(locale, installed):
+            let list = installed.map(\.description).joined(separator: ", ")
+            return "no speech model for \(locale); installed: \(list.isEmpty ? "none" : list); "
+                + "a model for another locale goes in its own folder under the models directory (see `parley languages`)"
+        case .emptyRecognition:
+            return "no speech was recognized (empty recognition)"
+        case let .speechTimeout(seconds):
+            return "no speech was heard within \(formatSeconds(seconds)) seconds"
+        case let .utteranceTooLong(limit, _):
+            return "the utterance ran past the \(formatSeconds(limit))-second limit; what was recognized so far is kept"
+        case .requestReused:
+            return "this recognition request has already finished; start a new one"
+        case let .modelUnusable(path, reason):
+            return "the speech model file \(path) cannot be used: \(reason)"
+        case let .unreadableAudio(path, reason):
+            return "cannot read audio from \(path): \(reason)"
+        }
+    }
+}
+
+/// One utterance being recognized.
+///
+/// A request is fed audio chunk by chunk. Feeding returns what happened:
+/// speech starting, partial results, and — when trailing silence ends the
+/// utterance — the final result. A request serves one utterance only.
+public protocol RecognitionRequest: AnyObject, Sendable {
+    /// Feeds captured audio in the recognizer's format; returns the events it caused.
+    func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent]
+
+    /// No more audio: processes what was heard and returns the full final result.
+    func finish() async throws -> RecognitionResult
+
+    /// Stops now and returns what was recognized so far (not final).
+    func cancel() async -> RecognitionResult
+}
+
+/// Turns speech into text in the locales it has models for.
+public protocol SpeechRecognizer: AnyObject, Sendable {
+    /// Locales with an installed model.
+    func supportedLocales() async -> [LocaleTag]
+
+    /// Starts a request for one utterance in `locale`.
+    func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest
+}
+
+/// `2`, `2.5`: seconds without a trailing `.0`.
+func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Locales
+import Foundation
+
+/// Options every command that touches data or audio accepts.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Directory of your pronunciation dictionaries and data overrides.", valueName: "dir"))
+    var dictionaries: String?
+
+    @Option(name: .long, help: ArgumentHelp("Directory of installed speech models, one folder per locale.", valueName: "dir"))
+    var models: String?
+
+    @Option(name: .long, help: ArgumentHelp("PulseAudio server address (default: $PULSE_SERVER or the session's).", valueName: "address"))
+    var server: String?
+
+    /// The data directories, with the overrides given on the command line.
+    func directories() throws -> DataDirectories {
+        try DataDirectories.discover(userOverride: dictionaries, modelsOverride: models)
+    }
+
+    /// The locale tables from the shipped data and the user's overrides.
+    func localeRegistry() throws -> LocaleRegistry {
+        try LocaleRegistry.load(from: directories().layered)
+    }
+}
+
+/// Prints one sentence to stderr and ends the program with status 1.
+func fail(_ error: any Error) -> ExitCode {
+    printError(String(describing: error))
+    return .failure
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("parley: \(message)\n".utf8))
+}
+
+/// Runs `body`, turning any error into one line on stderr and exit status 1.
+func reportingFailure<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        throw fail(error)
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Audio
+@preconcurrency import CReadline
+import Foundation
+import ParleyCore
+import Synthesis
+import Translation
+
+/// `parley doctor`: checks every engine and the audio server.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check every engine and the audio server, and say what to install.",
+        discussion: """
+            Prints one row per part: the PulseAudio server, eSpeak NG, PocketSphinx, \
+            Apertium and readline. Exits 0 when everything required is there, 1 otherwise.
+            """)
+
+    @OptionGroup var common: CommonOptions
+
+    /// One checked part.
+    struct Check {
+        var part: String
+        var ok: Bool
+        var detail: String
+        var remedy: String
+    }
+
+    func run() async throws {
+        let checks = try await reportingFailure { try gatherChecks() }
+        let table = TextTable(header: ["part", "status", "detail"])
+        for check in checks {
+            table.add([check.part, check.ok ? "ok" : "MISSING", check.detail])
+        }
+        print(table.render(), terminator: "")
+        if let failed = checks.first(where: { !$0.ok }) {
+            printError("\(checks.filter { !$0.ok }.map(\.part).joined(separator: ", ")) not usable: \(failed.remedy)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func gatherChecks() throws -> [Check] {
+        let inventory = try Inventory.gather(common)
+        return [audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
+                translationCheck(inventory), readlineCheck()]
+    }
+
+    private func audioCheck() -> Check {
+        let server = common.server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        do {
+            let info = try ServerProbe.probe(server: server)
+            return Check(part: "PulseAudio", ok: true,
+                         detail: "\(info.serverName) \(info.version); sink \(info.defaultSink); source \(info.defaultSource)",
+                         remedy: "")
+        } catch {
+            return Check(part: "PulseAudio", ok: false, detail: "\(error)",
+                         remedy: "apt-get install pulseaudio, start it, or use --typed-only")
+        }
+    }
+
+    private func synthesisCheck(_ inventory: Inventory) -> Check {
+        switch inventory.synthesis {
+        case let .success(synthesis):
+            return Check(part: "eSpeak NG", ok: !synthesis.voices.isEmpty,
+                         detail: "\(synthesis.version); data \(synthesis.dataPath); \(synthesis.voices.count) voices",
+                         remedy: "apt-get install espeak-ng-data")
+        case let .failure(error):
+            return Check(part: "eSpeak NG", ok: false, detail: "\(error)", remedy: "apt-get install espeak-ng-data libespeak-ng1")
+        }
+    }
+
+    private func recognitionCheck(_ inventory: Inventory) -> Check {
+        let locales = inventory.models.supportedLocales
+        return Check(part: "PocketSphinx", ok: !locales.isEmpty,
+                     detail: locales.isEmpty ? "no speech model found"
+                         : "models: " + locales.map { "\($0) (\(inventory.models.model(for: $0)!.acousticModel))" }.joined(separator: ", "),
+                     remedy: "apt-get install pocketsphinx-en-us")
+    }
+
+    private func translationCheck(_ inventory: Inventory) -> Check {
+        let directions = inventory.translation.directions
+        return Check(part: "Apertium", ok: !directions.isEmpty,
+                     detail: directions.isEmpty ? "no translation directions in \(ApertiumModes.defaultDirectory)"
+                         : "directions: " + directions.map(\.name).joined(separator: ", "),
+                     remedy: "apt-get install apertium apertium-eng-spa")
+    }
+
+    private func readlineCheck() -> Check {
+        let version = rl_library_version.map { String(cString: $0) } ?? "unknown"
+        return Check(part: "readline", ok: true, detail: "GNU Readline \(version)", remedy: "apt-get install libreadline8")
+    }
+}
+

@@ -1,0 +1,41 @@
+import Audio
+import Locales
+import ParleyCore
+import Recognition
+import Synthesis
+import Translation
+
+/// What is installed, engine by engine: the facts behind `doctor` and `languages`.
+struct Inventory {
+    var locales: LocaleRegistry
+    var models: ModelRegistry
+    var synthesis: Result<SynthesisInventory, any Error>
+    var translation: ApertiumModes
+
+    /// Looks at every engine except the audio server.
+    static func gather(_ options: CommonOptions) throws -> Inventory {
+        let directories = try options.directories()
+        return Inventory(locales: try LocaleRegistry.load(from: directories.layered),
+                         models: ModelRegistry(userDirectory: directories.models),
+                         synthesis: Result { try SynthesisInventoryProbe.probe() },
+                         translation: ApertiumModes())
+    }
+
+    /// Whether `locale` can be recognized.
+    func canRecognize(_ locale: LocaleTag) -> Bool { models.model(for: locale) != nil }
+
+    /// Whether `locale` can be spoken.
+    func canSpeak(_ locale: LocaleTag) -> Bool {
+        guard case let .success(inventory) = synthesis else { return false }
+        return inventory.hasVoice(for: locale, espeakVoice: locales.catalog.info(for: locale)?.espeakVoice)
+    }
+
+    /// Known locales that `locale` can be translated into.
+    func translationTargets(from locale: LocaleTag) -> [LocaleTag] {
+        guard let source = locales.catalog.info(for: locale) else { return [] }
+        return locales.catalog.locales.filter { target in
+            target.apertiumCode != source.apertiumCode
+                && !translation.directions(from: source.apertiumCode, to: target.apertiumCode).isEmpty
+        }.map(\.tag)
+    }
+}

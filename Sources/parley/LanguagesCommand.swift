@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import ParleyCore
+
+/// `parley languages`: which locales can be recognized, spoken and translated here.
+struct LanguagesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "languages",
+        abstract: "Show which locales can be recognized, spoken and translated offline.",
+        discussion: """
+            Built from what is installed on this machine: a speech model for recognition, \
+            an eSpeak NG voice for synthesis, and Apertium directions for translation. \
+            Locales with nothing installed are left out unless --all is given.
+            """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Flag(help: "Print one JSON object per locale instead of a table.")
+    var json = false
+
+    @Flag(help: "Also list known locales for which nothing is installed.")
+    var all = false
+
+    /// One row of the table.
+    struct Row: Encodable {
+        var locale: String
+        var name: String
+        var recognition: Bool
+        var synthesis: Bool
+        var translation: [String]
+    }
+
+    func run() async throws {
+        try await reportingFailure {
+            let inventory = try Inventory.gather(common)
+            let rows = inventory.locales.catalog.locales.map { info in
+                Row(locale: info.tag.description, name: info.displayName,
+                    recognition: inventory.canRecognize(info.tag), synthesis: inventory.canSpeak(info.tag),
+                    translation: inventory.translationTargets(from: info.tag).map(\.description))
+            }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
+            json ? try printJSON(rows) : printTable(rows)
+        }
+    }
+
+    private func printJSON(_ rows: [Row]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(rows)
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    private func printTable(_ rows: [Row]) {
+        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
+        for row in rows {
+            table.add([row.locale, row.name, row.recognition ? "yes" : "-", row.synthesis ? "yes" : "-",
+                       row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
+        }
+        print(table.render(), terminator: "")
+    }
+}

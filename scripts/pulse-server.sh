@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Starts or stops Parley's private PulseAudio test server.
+#
+#   scripts/pulse-server.sh start DIR   # prints PULSE_SERVER=unix:DIR/native
+#   scripts/pulse-server.sh stop DIR
+#
+# The server listens on a unix socket in DIR with anonymous auth, and has two
+# null sinks with rewinds off (activation latency stays low): parley_mic
+# (16 kHz mono; play a recording into it and record parley_mic.monitor as a
+# microphone) and parley_speaker (where Parley speaks). module-role-cork is
+# loaded so media.role=phone streams cork others.
+set -euo pipefail
+action=${1:?usage: pulse-server.sh start|stop DIR}
+dir=${2:?usage: pulse-server.sh start|stop DIR}
+
+case "$action" in
+start)
+  mkdir -p "$dir/runtime" "$dir/state"
+  cat > "$dir/server.pa" <<PA
+load-module module-native-protocol-unix socket=$dir/native auth-anonymous=1
+load-module module-null-sink sink_name=parley_mic rate=16000 channels=1 format=s16le norewinds=1 sink_properties=device.description=Parley_microphone
+load-module module-null-sink sink_name=parley_speaker norewinds=1 sink_properties=device.description=Parley_speaker
+load-module module-role-cork
+set-default-sink parley_speaker
+set-default-source parley_mic.monitor
+PA
+  export XDG_RUNTIME_DIR="$dir/runtime" PULSE_STATE_PATH="$dir/state" HOME="${HOME:-/root}"
+  pulseaudio -n -F "$dir/server.pa" --exit-idle-time=-1 --daemonize=no \
+    --use-pid-file=no --system=no --disallow-exit=no -v >"$dir/server.log" 2>&1 &
+  echo $! > "$dir/pid"
+  for _ in $(seq 100); do
+    if PULSE_SERVER="unix:$dir/native" pactl info >/dev/null 2>&1; then
+      echo "PULSE_SERVER=unix:$dir/native"
+      exit 0
+    fi
+    sleep 0.1
+  done
+  echo "pulse-server.sh: the PulseAudio test server did not start; see $dir/server.log" >&2
+  tail -20 "$dir/server.log" >&2 || true
+  exit 1
+  ;;
+stop)
+  if [ -f "$dir/pid" ]; then
+    pid=$(cat "$dir/pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$dir/pid"
+  fi
+  ;;
+*)
+  echo "usage: pulse-server.sh start|stop DIR" >&2
+  exit 64
+  ;;
+esac
