@@ -78,6 +78,15 @@ var targets: [Target] = [
         ],
         swiftSettings: strict),
 
+    // MARK: Benchmarks
+    .executableTarget(
+        name: "parley-bench",
+        dependencies: [
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        swiftSettings: strict),
+
     // MARK: Test support and end-to-end tests
     .target(name: "TestSupport", dependencies: ["ParleyCore"], path: "Tests/TestSupport", swiftSettings: strict),
     .testTarget(

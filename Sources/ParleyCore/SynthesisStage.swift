@@ -117,3 +117,24 @@ public struct PronunciationOverrides: Sendable, Hashable {
         entries[language.lowercased()]?[word.lowercased()]
     }
 }
+
+/// How phonemes are written.
+public enum PhonemeNotation: Sendable, Hashable {
+    /// eSpeak NG's ASCII mnemonics, what phoneme input `[[…]]` accepts (`t@m'A:toU`).
+    case mnemonic
+    /// The International Phonetic Alphabet (`təmˈɑːtoʊ`).
+    case ipa
+}
+
+/// Tells how the synthesizer pronounces text, as phonemes.
+///
+/// The eSpeak NG synthesizer implements this on its own thread (espeak's state
+/// is global); the Pronunciation module uses it to build IPA tables and to show
+/// how a word is pronounced now.
+public protocol PhonemeTranscriber: AnyObject, Sendable {
+    /// The phonemes of `text` spoken by `voice` (an espeak voice identifier such as `en-us`),
+    /// in `notation`. With a `separator`, phonemes are separated by it
+    /// (espeak's separator option); stress marks stay before the stressed vowel.
+    func phonemes(of text: String, voice: String, notation: PhonemeNotation,
+                  separator: Character?) async throws -> String
+}

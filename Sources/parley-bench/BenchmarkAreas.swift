@@ -1,0 +1,6 @@
+import ArgumentParser
+
+/// Every benchmark area, one subcommand each. Add new areas here.
+let benchmarkAreas: [any ParsableCommand.Type] = [
+    // areas:
+]
