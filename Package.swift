@@ -65,14 +65,28 @@ var targets: [Target] = [
     // MARK: Pronunciation
 
     // MARK: Dialogue
+    .target(name: "Dialogue", dependencies: ["ParleyCore"], swiftSettings: strict),
+    .target(name: "DialogueFakes", dependencies: ["ParleyCore", "Dialogue"], path: "Tests/DialogueFakes", swiftSettings: strict),
+    .testTarget(name: "DialogueTests", dependencies: ["Dialogue", "DialogueFakes"], swiftSettings: strict),
 
     // MARK: REPL
+    .target(name: "REPL", dependencies: ["ParleyCore", "Dialogue", "CReadline"], swiftSettings: strict),
+    .executableTarget(
+        name: "parley-repl-harness",
+        dependencies: ["ParleyCore", "Dialogue", "REPL", "DialogueFakes"],
+        path: "Tests/REPLHarness",
+        swiftSettings: strict),
+    .testTarget(
+        name: "REPLTests",
+        dependencies: ["REPL", "Dialogue", "DialogueFakes", "TestSupport", "parley", "parley-repl-harness"],
+        swiftSettings: strict),
 
     // MARK: Executable
     .executableTarget(
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
+            "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

@@ -1,0 +1,82 @@
+public import ParleyCore
+
+/// One of the two people in the conversation.
+public enum DialogueSide: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case a = "A"
+    case b = "B"
+
+    /// The person listening while this one speaks.
+    public var other: DialogueSide { self == .a ? .b : .a }
+
+    /// Parses `A`, `a`, `B` or `b`.
+    public init?(argument: String) {
+        self.init(rawValue: argument.uppercased())
+    }
+
+    public var description: String { rawValue }
+}
+
+/// How one side of the conversation is heard and spoken.
+public struct SideSettings: Sendable, Hashable {
+    /// The locale this person speaks and hears.
+    public var locale: LocaleTag
+    /// The voice that speaks translations to this person; nil picks the best voice for `locale`.
+    public var voice: VoiceSelection?
+    /// Speaking rate on the 0…1 scale of `Utterance.rate`.
+    public var rate: Double
+
+    /// Creates settings with the locale's default voice and normal rate.
+    public init(locale: LocaleTag, voice: VoiceSelection? = nil, rate: Double = Utterance.defaultRate) {
+        self.locale = locale
+        self.voice = voice
+        self.rate = rate
+    }
+
+    /// The voice actually used: the chosen one, or the best one for the locale.
+    public var effectiveVoice: VoiceSelection { voice ?? .locale(locale) }
+}
+
+/// When the microphone opens for a turn.
+public enum TurnMode: String, Sendable, Hashable, CaseIterable {
+    /// Hands-free: each turn starts listening at once and ends at the recognizer's endpoint.
+    case automatic = "auto"
+    /// Push-to-talk: the end-of-turn key opens the microphone and closes it again.
+    case manual
+}
+
+/// Everything about a conversation that a person can change while it runs.
+public struct DialogueConfiguration: Sendable, Hashable {
+    /// Side A, who speaks first.
+    public var sideA: SideSettings
+    /// Side B.
+    public var sideB: SideSettings
+    /// Trailing silence, in milliseconds, that ends a spoken turn (`--endpoint-ms`).
+    public var endpointMilliseconds: Int
+    /// Whether turns listen by themselves or wait for the key.
+    public var mode: TurnMode
+    /// Whether recognized text is offered for editing before it is translated.
+    public var correction: Bool
+    /// Whether translations are spoken (false with `--mute`: printed only).
+    public var speaksTranslations: Bool
+    /// Whether the microphone is used at all (false with `--typed-only`).
+    public var usesMicrophone: Bool
+
+    /// Creates a configuration; the defaults are those of `parley` with no options.
+    public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,
+                mode: TurnMode = .automatic, correction: Bool = false,
+                speaksTranslations: Bool = true, usesMicrophone: Bool = true) {
+        self.sideA = sideA
+        self.sideB = sideB
+        self.endpointMilliseconds = endpointMilliseconds
+        self.mode = mode
+        self.correction = correction
+        self.speaksTranslations = speaksTranslations
+        self.usesMicrophone = usesMicrophone
+    }
+
+    /// The settings of `side`.
+    public subscript(side: DialogueSide) -> SideSettings {
+        get { side == .a ? sideA : sideB }
+        set { if side == .a { sideA = newValue } else { sideB = newValue } }
+    }
+}

@@ -1,0 +1,149 @@
+public import ParleyCore
+
+/// When the steps of a turn happened, in seconds since the session started.
+/// A step that did not happen (no speech for typed text, nothing spoken with
+/// `--mute`) is nil and written as JSON `null`.
+public struct TurnTimes: Sendable, Hashable {
+    /// The recognizer heard speech start.
+    public var speechStart: Double?
+    /// Speech ended: the endpoint, or the moment the end-of-turn key was pressed.
+    public var speechEnd: Double?
+    /// The final text was there (recognized, or typed).
+    public var recognized: Double?
+    /// The translation came back.
+    public var translated: Double?
+    /// The first synthesized audio went to the speaker.
+    public var speakStart: Double?
+    /// The speaker finished playing (or was stopped).
+    public var speakEnd: Double?
+
+    /// Creates times; leave out the steps that did not happen.
+    public init(speechStart: Double? = nil, speechEnd: Double? = nil, recognized: Double? = nil,
+                translated: Double? = nil, speakStart: Double? = nil, speakEnd: Double? = nil) {
+        self.speechStart = speechStart
+        self.speechEnd = speechEnd
+        self.recognized = recognized
+        self.translated = translated
+        self.speakStart = speakStart
+        self.speakEnd = speakEnd
+    }
+}
+
+/// One finished turn: a line of the transcript (SPEC §4).
+public struct TranscriptEntry: Sendable, Hashable {
+    /// 1 for the first finished turn of the session, then counting up.
+    public var turn: Int
+    /// Who spoke.
+    public var side: DialogueSide
+    /// The locale they spoke in.
+    public var locale: LocaleTag
+    /// Speech or typed text.
+    public var input: InputKind
+    /// What they said, as recognized (and corrected) or typed.
+    public var text: String
+    /// The recognizer's confidence in `text`; nil for typed text.
+    public var confidence: Double?
+    /// The locale it was translated into.
+    public var targetLocale: LocaleTag
+    /// The translation.
+    public var translation: String
+    /// Words the translator did not know.
+    public var unknownWords: [String]
+    /// When each step happened.
+    public var times: TurnTimes
+
+    /// Creates an entry.
+    public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
+                confidence: Double?, targetLocale: LocaleTag, translation: String,
+                unknownWords: [String], times: TurnTimes) {
+        self.turn = turn
+        self.side = side
+        self.locale = locale
+        self.input = input
+        self.text = text
+        self.confidence = confidence
+        self.targetLocale = targetLocale
+        self.translation = translation
+        self.unknownWords = unknownWords
+        self.times = times
+    }
+
+    /// The entry as one line of JSON, fields in the order of SPEC §4, no newline.
+    /// Times and confidence are rounded to milliseconds (thousandths).
+    public var jsonLine: String {
+        var json = JSONLine()
+        json.field("turn", number: Double(turn))
+        json.field("side", string: side.rawValue)
+        json.field("locale", string: locale.description)
+        json.field("input", string: input.rawValue)
+        json.field("text", string: text)
+        json.field("confidence", number: confidence)
+        json.field("target_locale", string: targetLocale.description)
+        json.field("translation", string: translation)
+        json.field("unknown_words", strings: unknownWords)
+        json.field("times", object: timesObject)
+        return json.finished
+    }
+
+    private var timesObject: String {
+        var json = JSONLine()
+        json.field("speech_start", number: times.speechStart)
+        json.field("speech_end", number: times.speechEnd)
+        json.field("recognized", number: times.recognized)
+        json.field("translated", number: times.translated)
+        json.field("speak_start", number: times.speakStart)
+        json.field("speak_end", number: times.speakEnd)
+        return json.finished
+    }
+}
+
+/// Builds a JSON object with its fields in the order they are added
+/// (JSONEncoder does not promise an order, and the transcript's is fixed).
+struct JSONLine {
+    private var fields: [String] = []
+
+    mutating func field(_ key: String, string: String) {
+        fields.append("\(Self.quoted(key)):\(Self.quoted(string))")
+    }
+
+    mutating func field(_ key: String, number: Double?) {
+        fields.append("\(Self.quoted(key)):\(number.map(Self.formatted) ?? "null")")
+    }
+
+    mutating func field(_ key: String, strings: [String]) {
+        fields.append("\(Self.quoted(key)):[\(strings.map(Self.quoted).joined(separator: ","))]")
+    }
+
+    mutating func field(_ key: String, object: String) {
+        fields.append("\(Self.quoted(key)):\(object)")
+    }
+
+    var finished: String { "{\(fields.joined(separator: ","))}" }
+
+    /// An integer as `3`, anything else rounded to thousandths: `0.61`, `1.234`.
+    static func formatted(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

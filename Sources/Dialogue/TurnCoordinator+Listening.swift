@@ -1,0 +1,211 @@
+public import ParleyCore
+
+extension TurnCoordinator {
+    /// Why `side` cannot speak, or nil when it can.
+    public func typedOnlyReason(for side: DialogueSide) -> String? {
+        let locale = configuration[side].locale
+        if !configuration.usesMicrophone { return "the microphone is off (--typed-only)" }
+        if engines.source == nil { return "no microphone is available" }
+        if audioLost { return "the audio server is gone" }
+        guard engines.recognizer != nil else { return "speech recognition is unavailable" }
+        guard recognizableLocales.contains(locale) else {
+            let installed = recognizableLocales.sorted().map(\.description).joined(separator: ", ")
+            return "no speech model for \(locale) (installed: \(installed.isEmpty ? "none" : installed))"
+        }
+        return nil
+    }
+
+    /// `side`'s turn begins: a queued typed line is taken first; otherwise the
+    /// microphone opens in automatic mode, or the side waits for input.
+    func beginTurn(_ side: DialogueSide) async {
+        emit(.turnStarted(side: side, locale: configuration[side].locale,
+                          typedOnlyReason: typedOnlyReason(for: side)))
+        await resume(side)
+    }
+
+    /// Continues `side`'s turn without announcing it again.
+    func resume(_ side: DialogueSide) async {
+        if !pendingTyped.isEmpty {
+            startTyped(pendingTyped.removeFirst(), side: side)
+        } else if configuration.mode == .automatic, typedOnlyReason(for: side) == nil {
+            await startListening(side)
+        } else {
+            setState(.idle(side))
+        }
+    }
+
+    /// Opens a recognition request and the capture gate for `side`.
+    func startListening(_ side: DialogueSide) async {
+        epoch += 1
+        let myEpoch = epoch
+        setState(.listening(side))
+        guard let recognizer = engines.recognizer, let source = engines.source else { return setState(.idle(side)) }
+        let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
+        let request: any RecognitionRequest
+        do {
+            request = try await recognizer.makeRequest(locale: configuration[side].locale, options: options)
+        } catch {
+            guard epoch == myEpoch else { return }
+            report(.recognition, error)
+            return setState(.idle(side))
+        }
+        guard epoch == myEpoch else { _ = await request.cancel(); return }
+        listening = ListeningTurn(side: side, request: request, startedAt: clock.now())
+        do {
+            try await source.startListening()
+        } catch {
+            guard epoch == myEpoch else { return }
+            listening = nil
+            _ = await request.cancel()
+            report(.audio, error)
+            return setState(.idle(side))
+        }
+        if epoch != myEpoch, !isListening { await source.stopListening() }
+    }
+
+    var isListening: Bool {
+        if case .listening = state { return true }
+        return false
+    }
+
+    /// Feeds one captured chunk to the listening side's request.
+    func consume(_ chunk: PCMChunk) async {
+        guard let turn = listening, !turn.finishing else { return }
+        let myEpoch = epoch
+        if case .listening = state { emit(.level(turn.side, chunk.level)) }
+        do {
+            let events = try await turn.request.append(chunk)
+            guard epoch == myEpoch else { return }
+            for event in events where epoch == myEpoch {
+                await handle(event, side: turn.side)
+            }
+        } catch {
+            guard epoch == myEpoch else { return }
+            await recognitionFailed(error, side: turn.side)
+        }
+    }
+
+    private func handle(_ event: RecognitionEvent, side: DialogueSide) async {
+        guard let startedAt = listening?.startedAt else { return }
+        switch event {
+        case let .speechStarted(at):
+            listening?.speechStart = startedAt + at
+            emit(.speechStarted(side))
+        case let .partial(text):
+            emit(.partial(side, text))
+        case let .speechEnded(at):
+            listening?.speechEnd = startedAt + at
+            setState(.recognizing(side))
+        case let .final(result):
+            if let turn = listening { await recognized(result, turn: turn) }
+        }
+    }
+
+    /// The end-of-turn key: opens the microphone when the side is idle, and
+    /// finishes the recognition at once when it is listening.
+    public func endTurn() async {
+        switch state {
+        case let .idle(side):
+            if let reason = typedOnlyReason(for: side) {
+                emit(.notice("side \(side) is typed-only: \(reason); type the line instead"))
+            } else {
+                await startListening(side)
+            }
+        case .listening, .recognizing:
+            await finishListening()
+        default:
+            break
+        }
+    }
+
+    private func finishListening() async {
+        guard var turn = listening, !turn.finishing else { return }
+        epoch += 1
+        let myEpoch = epoch
+        turn.finishing = true
+        turn.speechEnd = turn.speechEnd ?? clock.now()
+        listening = turn
+        setState(.recognizing(turn.side))
+        await engines.source?.stopListening()
+        do {
+            let result = try await turn.request.finish()
+            guard epoch == myEpoch else { return }
+            await recognized(result, turn: turn)
+        } catch {
+            guard epoch == myEpoch else { return }
+            await recognitionFailed(error, side: turn.side)
+        }
+    }
+
+    /// A final result: offered for correction, or translated at once.
+    func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
+        epoch += 1
+        listening = nil
+        await engines.source?.stopListening()
+        let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side) }
+        let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(),
+                              recognized: clock.now())
+        let draft = TurnDraft(side: turn.side, locale: configuration[turn.side].locale,
+                              target: configuration[turn.side.other].locale, input: .speech, text: text,
+                              confidence: result.confidence, alternatives: result.alternatives, times: times)
+        if configuration.correction {
+            correcting = draft
+            setState(.correcting(turn.side))
+            emit(.correctionOffered(side: turn.side, text: text, alternatives: result.alternatives))
+        } else {
+            emit(.transcript(side: turn.side, text: text, input: .speech, confidence: result.confidence))
+            process(draft)
+        }
+    }
+
+    /// Recognition failed: nothing heard listens again (in automatic mode);
+    /// anything else is reported and the side waits for input.
+    func recognitionFailed(_ error: any Error, side: DialogueSide) async {
+        let turn = listening
+        await abandonListening()
+        switch error as? RecognitionError {
+        case let .utteranceTooLong(_, partial)?:
+            emit(.notice(String(describing: error)))
+            if let turn { await recognized(partial, turn: turn) } else { setState(.idle(side)) }
+        case .emptyRecognition?, .speechTimeout?:
+            emit(.notice(String(describing: error)))
+            await resume(side)
+        default:
+            report(.recognition, error)
+            setState(.idle(side))
+        }
+    }
+
+    /// Drops the listening request and closes the gate, as typed input or cancel do.
+    func abandonListening() async {
+        epoch += 1
+        let request = listening?.request
+        listening = nil
+        await engines.source?.stopListening()
+        if let request { _ = await request.cancel() }
+    }
+
+    /// Something the audio session reported on its own.
+    func handle(_ event: AudioEvent) async {
+        switch event {
+        case let .serverLost(message):
+            audioLost = true
+            emit(.error("audio failed: \(message); continuing with typed input until it is back"))
+            if let side = state.side, isListening || listening != nil {
+                await abandonListening()
+                setState(.idle(side))
+            }
+        case .reconnected:
+            audioLost = false
+            emit(.notice("the audio server is back"))
+            if case let .idle(side) = state { await resume(side) }
+        case .interrupted:
+            emit(.notice("another application interrupted the audio"))
+        case .interruptionEnded:
+            emit(.notice("the audio interruption ended"))
+        case .captureOverrun:
+            break
+        }
+    }
+}

@@ -1,0 +1,123 @@
+public import ParleyCore
+
+extension TurnCoordinator {
+    /// The other side takes the turn now; what the current side was doing
+    /// (listening, correcting) is dropped. Refused while a turn is being
+    /// translated or spoken.
+    public func swap() async {
+        guard state.awaitsInput, let side = state.side else {
+            return emit(.notice("a turn is being translated or spoken; wait for it, or press Ctrl-C, before swapping"))
+        }
+        await abandonListening()
+        correcting = nil
+        await beginTurn(side.other)
+    }
+
+    /// Changes `side`'s locale; its voice goes back to the locale's default.
+    public func setLocale(_ locale: LocaleTag, for side: DialogueSide) async {
+        configuration[side].locale = locale
+        configuration[side].voice = nil
+        emit(.notice("side \(side) now speaks \(locale)"))
+        await reportDirection(from: side)
+        await reportDirection(from: side.other)
+        if let reason = typedOnlyReason(for: side) { emit(.notice("side \(side) is typed-only: \(reason)")) }
+        guard state.side == side, state.awaitsInput else { return }
+        await abandonListening()
+        correcting = nil
+        await beginTurn(side)
+    }
+
+    private func reportDirection(from side: DialogueSide) async {
+        let (from, to) = (configuration[side].locale, configuration[side.other].locale)
+        guard let translator = engines.translator, !(await translator.canTranslate(from: from, to: to)) else { return }
+        emit(.notice("no translation from \(from) to \(to) is installed; see `parley languages`"))
+    }
+
+    /// Chooses the voice that speaks to `side`, by synthesizer identifier. An
+    /// identifier the synthesizer does not have is refused with the close ones.
+    public func setVoice(_ identifier: String, for side: DialogueSide) async {
+        if let synthesizer = engines.synthesizer {
+            let voices = await synthesizer.voices().map(\.identifier)
+            guard voices.contains(identifier) else {
+                let close = voices.filter { $0.hasPrefix(configuration[side].locale.language) }.prefix(5)
+                let hint = close.isEmpty ? "" : "; voices for \(configuration[side].locale.language): \(close.joined(separator: ", "))"
+                return emit(.error("unknown voice '\(identifier)'\(hint)"))
+            }
+        }
+        configuration[side].voice = .identifier(identifier)
+        emit(.notice("side \(side) is spoken to by voice \(identifier)"))
+    }
+
+    /// Sets the rate of speech to `side` (0…1, 0.5 normal).
+    public func setRate(_ rate: Double, for side: DialogueSide) {
+        configuration[side].rate = min(max(rate, 0), 1)
+        emit(.notice("side \(side) is spoken to at rate \(configuration[side].rate)"))
+    }
+
+    /// Switches between hands-free turns and push-to-talk; an idle side starts
+    /// listening when switched to automatic.
+    public func setMode(_ mode: TurnMode) async {
+        configuration.mode = mode
+        emit(.notice(mode == .automatic ? "automatic turns: each turn listens by itself"
+                         : "manual turns: press Enter on an empty line to talk, and again to end the turn"))
+        if mode == .automatic, case let .idle(side) = state { await resume(side) }
+    }
+
+    /// Turns correction of recognized text on or off.
+    public func setCorrection(_ on: Bool) {
+        configuration.correction = on
+        emit(.notice(on ? "correction on: recognized text is offered for editing before it is translated"
+                         : "correction off"))
+    }
+
+    /// `:say`: speaks `text` as it is, in the voice of the side whose turn it is, then the turn resumes.
+    public func say(_ text: String) async {
+        guard let side = state.side else { return }
+        await speakAside(text, voiceOf: side)
+    }
+
+    /// `:repeat`: speaks the last translation again to the side it was meant for.
+    public func repeatLast() async {
+        guard let last = lastSpoken else { return emit(.notice("nothing has been translated yet")) }
+        await speakAside(last.text, voiceOf: last.side)
+    }
+
+    private func speakAside(_ text: String, voiceOf voiceSide: DialogueSide) async {
+        guard state.awaitsInput, let turnSide = state.side else {
+            return emit(.notice("a turn is being translated or spoken; wait for it"))
+        }
+        guard configuration.speaksTranslations else { return emit(.notice("speech output is off (--mute)")) }
+        await abandonListening()
+        correcting = nil
+        epoch += 1
+        let myEpoch = epoch
+        asideTurnSide = turnSide
+        setState(.speaking(voiceSide))
+        turnTask = Task {
+            _ = await self.speak(text, to: voiceSide, epoch: myEpoch)
+            await self.endAside(epoch: myEpoch)
+        }
+    }
+
+    private func endAside(epoch myEpoch: Int) async {
+        guard epoch == myEpoch, let side = asideTurnSide else { return }
+        asideTurnSide = nil
+        turnTask = nil
+        await resume(side)
+    }
+
+    /// `:transcript FILE`: writes the turns so far to `path` and goes on writing there.
+    public func switchTranscript(to path: String) {
+        do {
+            let writer = try TranscriptWriter(path: path)
+            for line in transcriptLines { try writer.write(line: line) }
+            transcript = writer
+            emit(.notice("transcript: \(path) (\(transcriptLines.count) turns so far)"))
+        } catch {
+            emit(.error(String(describing: error)))
+        }
+    }
+
+    /// Where the transcript is being written, if anywhere.
+    public var transcriptPath: String? { transcript?.path }
+}

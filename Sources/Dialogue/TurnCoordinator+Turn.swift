@@ -1,0 +1,211 @@
+public import ParleyCore
+
+extension TurnCoordinator {
+    /// A line typed by the side whose turn it is. It takes over from listening;
+    /// in correction it is the corrected text (empty keeps the recognized text,
+    /// a number picks an alternative, 1 being the recognized text); while a turn
+    /// is translated or spoken it waits and becomes the next side's input.
+    public func submitTyped(_ line: String) async {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch state {
+        case .correcting:
+            finishCorrection(text)
+        case _ where text.isEmpty:
+            return
+        case let .idle(side):
+            startTyped(text, side: side)
+        case let .listening(side), let .recognizing(side):
+            await abandonListening()
+            startTyped(text, side: side)
+        case .translating, .speaking:
+            pendingTyped.append(text)
+        case .ended:
+            return
+        }
+    }
+
+    func startTyped(_ text: String, side: DialogueSide) {
+        let draft = TurnDraft(side: side, locale: configuration[side].locale,
+                              target: configuration[side.other].locale, input: .typed, text: text,
+                              confidence: nil, times: TurnTimes(recognized: clock.now()))
+        emit(.transcript(side: side, text: text, input: .typed, confidence: nil))
+        process(draft)
+    }
+
+    private func finishCorrection(_ text: String) {
+        guard var draft = correcting else { return }
+        correcting = nil
+        let choices = [draft.text] + draft.alternatives
+        if let number = Int(text), choices.indices.contains(number - 1) {
+            draft.text = choices[number - 1]
+        } else if !text.isEmpty {
+            draft.text = text
+        }
+        draft.times.recognized = clock.now()
+        emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
+        process(draft)
+    }
+
+    /// Starts translating and speaking `draft` in its own task, so the actor
+    /// stays free for cancel, typed input and the key.
+    func process(_ draft: TurnDraft) {
+        epoch += 1
+        let myEpoch = epoch
+        activeTurn = draft
+        setState(.translating(draft.side))
+        turnTask = Task { await self.run(draft, epoch: myEpoch) }
+    }
+
+    private func run(_ draft: TurnDraft, epoch myEpoch: Int) async {
+        var draft = draft
+        guard let translation = await translate(draft, epoch: myEpoch) else { return }
+        draft.translation = translation
+        draft.times.translated = clock.now()
+        activeTurn = draft
+        emit(.translation(side: draft.side, target: draft.target, text: translation.text,
+                          unknownWords: translation.unknownWords))
+        if configuration.speaksTranslations {
+            setState(.speaking(draft.side.other))
+            let spoken = await speak(translation.text, to: draft.side.other, epoch: myEpoch)
+            guard epoch == myEpoch else { return }
+            draft.times.speakStart = spoken.start
+            draft.times.speakEnd = spoken.end
+        }
+        await finish(draft)
+    }
+
+    /// The translation, or nil when it failed (reported; the side keeps the turn).
+    private func translate(_ draft: TurnDraft, epoch myEpoch: Int) async -> TranslationResult? {
+        do {
+            guard let translator = engines.translator else { throw TranslationUnavailable() }
+            let result = try await translator.translate(draft.text, from: draft.locale, to: draft.target)
+            guard epoch == myEpoch else { return nil }
+            return result
+        } catch {
+            guard epoch == myEpoch else { return nil }
+            report(.translation, error)
+            epoch += 1
+            turnTask = nil
+            activeTurn = nil
+            await resume(draft.side)
+            return nil
+        }
+    }
+
+    /// Speaks `text` to `side` with the capture gate closed; returns when the
+    /// speaker has drained (or failed, reported). Times are nil for what did not happen.
+    func speak(_ text: String, to side: DialogueSide, epoch myEpoch: Int) async -> (start: Double?, end: Double?) {
+        guard let synthesizer = engines.synthesizer, let sink = engines.sink else {
+            emit(.notice("speech output is unavailable; the translation is only printed"))
+            return (nil, nil)
+        }
+        await engines.source?.stopListening()
+        let settings = configuration[side]
+        emit(.speaking(side: side, text: text))
+        var start: Double?
+        do {
+            let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
+            for try await event in synthesizer.speak(utterance) {
+                guard epoch == myEpoch else { break }
+                guard case let .audio(chunk) = event else { continue }
+                if start == nil {
+                    start = clock.now()
+                    activeTurn?.times.speakStart = start
+                }
+                do { try await sink.enqueue(chunk) } catch { throw StageError(.audio, error) }
+            }
+            guard epoch == myEpoch else { return (start, nil) }
+            do { try await sink.drain() } catch { throw StageError(.audio, error) }
+        } catch {
+            guard epoch == myEpoch else { return (start, nil) }
+            report(.synthesis, error)
+            await sink.cancelPlayback()
+            return (start, nil)
+        }
+        guard epoch == myEpoch else { return (start, nil) }
+        emit(.spoken(side))
+        return (start, clock.now())
+    }
+
+    /// Writes the finished turn and gives the other side the turn.
+    func finish(_ draft: TurnDraft) async {
+        epoch += 1
+        turnTask = nil
+        activeTurn = nil
+        finishedTurns += 1
+        if let entry = draft.entry(number: finishedTurns) {
+            write(entry)
+            lastSpoken = (entry.translation, draft.side.other)
+            emit(.turnFinished(entry))
+        }
+        await beginTurn(draft.side.other)
+    }
+
+    private func write(_ entry: TranscriptEntry) {
+        let line = entry.jsonLine
+        transcriptLines.append(line)
+        guard let writer = transcript else { return }
+        do {
+            try writer.write(line: line)
+        } catch {
+            emit(.error(String(describing: error)))
+            transcript = nil
+        }
+    }
+
+    /// Ctrl-C: stops what is happening now. Listening, recognizing, correcting
+    /// and translating are dropped and the side waits for input; speaking stops
+    /// at once, and the turn (already translated) is written and passes on.
+    public func cancel() async {
+        switch state {
+        case let .listening(side), let .recognizing(side):
+            await abandonListening()
+            emit(.cancelled("listening"))
+            setState(.idle(side))
+        case let .correcting(side):
+            correcting = nil
+            epoch += 1
+            emit(.cancelled("correction"))
+            setState(.idle(side))
+        case let .translating(side):
+            dropActiveTurn()
+            emit(.cancelled("translation"))
+            setState(.idle(side))
+        case .speaking:
+            await cancelSpeaking()
+        case .idle, .ended:
+            pendingTyped.removeAll()
+        }
+    }
+
+    private func dropActiveTurn() {
+        epoch += 1
+        turnTask?.cancel()
+        turnTask = nil
+        activeTurn = nil
+        pendingTyped.removeAll()
+    }
+
+    private func cancelSpeaking() async {
+        let turn = activeTurn
+        let side = state.side ?? .a
+        dropActiveTurn()
+        let stoppedAt = clock.now()
+        await stopSpeech()
+        emit(.cancelled("speaking"))
+        emit(.spoken(side))
+        guard var draft = turn, draft.translation != nil else { return await resume(asideTurnSide ?? side) }
+        draft.times.speakEnd = stoppedAt
+        await finish(draft)
+    }
+
+    func stopSpeech() async {
+        await engines.synthesizer?.stopSpeaking()
+        await engines.sink?.cancelPlayback()
+    }
+}
+
+/// No translator is installed.
+struct TranslationUnavailable: Error, CustomStringConvertible {
+    var description: String { "no translator is installed (Apertium with a pair such as apertium-eng-spa)" }
+}

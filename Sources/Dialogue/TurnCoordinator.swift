@@ -1,0 +1,171 @@
+public import ParleyCore
+
+/// Runs the conversation: whose turn it is, what the microphone is for, and
+/// the pipeline of each turn (recognize → translate → speak), as an explicit
+/// state machine (`DialogueState`).
+///
+/// The coordinator owns one audio source and sink for the whole conversation
+/// and only moves the capture gate: open while a side is listening, closed
+/// otherwise, and opened again the moment the speaker has drained. Every
+/// engine failure becomes an `.error` event and a state a person can leave;
+/// nothing here traps or crashes. Everything it does is reported on `events`.
+///
+/// ```swift
+/// let coordinator = TurnCoordinator(configuration: configuration, engines: engines, transcript: writer)
+/// Task { for await event in coordinator.events { render(event) } }
+/// await coordinator.start()
+/// await coordinator.submitTyped("Where is the station?")
+/// ```
+public actor TurnCoordinator {
+    /// Everything that happens, in order, for one consumer. Finishes when the conversation ends.
+    public nonisolated let events: AsyncStream<DialogueEvent>
+    let continuation: AsyncStream<DialogueEvent>.Continuation
+    let engines: DialogueEngines
+    let clock: SessionClock
+
+    /// The settings as they are now (commands change them).
+    public internal(set) var configuration: DialogueConfiguration
+    /// Where the conversation is.
+    public internal(set) var state: DialogueState
+    /// The transcript file being written, if any.
+    var transcript: TranscriptWriter?
+    /// Every line written this session, for `:transcript FILE`.
+    var transcriptLines: [String] = []
+
+    /// Bumped whenever the current activity is abandoned; late results of an older epoch are ignored.
+    var epoch = 0
+    var listening: ListeningTurn?
+    var correcting: TurnDraft?
+    var activeTurn: TurnDraft?
+    var turnTask: Task<Void, Never>?
+    /// Typed lines that arrived while a turn was being translated or spoken, in order.
+    var pendingTyped: [String] = []
+    var finishedTurns = 0
+    var lastSpoken: (text: String, side: DialogueSide)?
+    /// Whose turn resumes after `:say` or `:repeat` has been spoken.
+    var asideTurnSide: DialogueSide?
+    var recognizableLocales: Set<LocaleTag> = []
+    var audioLost = false
+    var backgroundTasks: [Task<Void, Never>] = []
+    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Creates a coordinator; nothing happens until `start()`.
+    /// `transcript` receives one line per finished turn; `clock` is the transcript's time base.
+    public init(configuration: DialogueConfiguration, engines: DialogueEngines,
+                transcript: TranscriptWriter? = nil, clock: SessionClock = .startingNow()) {
+        (events, continuation) = AsyncStream.makeStream(of: DialogueEvent.self)
+        self.configuration = configuration
+        self.engines = engines
+        self.transcript = transcript
+        self.clock = clock
+        state = .idle(.a)
+    }
+
+    /// Reports what is missing, starts consuming audio and gives side A the turn.
+    public func start() async {
+        if let recognizer = engines.recognizer {
+            recognizableLocales = Set(await recognizer.supportedLocales())
+        }
+        for limitation in engines.limitations { emit(.notice(limitation)) }
+        await reportTranslationDirections()
+        startBackgroundTasks()
+        await beginTurn(.a)
+    }
+
+    /// Ends the conversation now: stops listening and speaking, closes the event stream.
+    public func stop() async {
+        guard state != .ended else { return }
+        epoch += 1
+        turnTask?.cancel()
+        turnTask = nil
+        if let request = listening?.request { _ = await request.cancel() }
+        listening = nil
+        await engines.source?.stopListening()
+        if case .speaking = state { await stopSpeech() }
+        backgroundTasks.forEach { $0.cancel() }
+        setState(.ended)
+        continuation.finish()
+        transcript = nil
+    }
+
+    /// Ends the conversation the way end of input should: a turn being spoken,
+    /// translated or recognized is finished first (speech already heard is
+    /// finished as with the key), queued typed lines are processed, then `stop()`.
+    public func finishAndStop() async {
+        if case .listening = state, listening?.speechStart != nil { await endTurn() }
+        if case .correcting = state { await submitTyped("") }
+        await waitUntilReady()
+        await stop()
+    }
+
+    /// Returns when the conversation waits for a person (idle, listening or
+    /// correcting, nothing queued) or has ended.
+    public func waitUntilReady() async {
+        guard !isSettled else { return }
+        await withCheckedContinuation { readyWaiters.append($0) }
+    }
+
+    var isSettled: Bool {
+        state == .ended || (state.awaitsInput && turnTask == nil && pendingTyped.isEmpty
+                            && !(listening?.finishing ?? false))
+    }
+
+    func setState(_ new: DialogueState) {
+        if new != state {
+            state = new
+            emit(.stateChanged(new))
+        }
+        resumeWaitersIfSettled()
+    }
+
+    func resumeWaitersIfSettled() {
+        guard isSettled else { return }
+        let waiters = readyWaiters
+        readyWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+
+    func emit(_ event: DialogueEvent) {
+        continuation.yield(event)
+    }
+
+    func report(_ stage: StageError.Stage, _ error: any Error) {
+        if let stageError = error as? StageError {
+            emit(.error(stageError.description))
+        } else {
+            emit(.error(StageError(stage, error).description))
+        }
+    }
+
+    private func reportTranslationDirections() async {
+        guard let translator = engines.translator else {
+            emit(.notice("translation is unavailable: no translator is installed; typed and recognized text is shown but not translated"))
+            return
+        }
+        for side in DialogueSide.allCases {
+            let (from, to) = (configuration[side].locale, configuration[side.other].locale)
+            if !(await translator.canTranslate(from: from, to: to)) {
+                emit(.notice("no translation from \(from) to \(to) is installed; see `parley languages`"))
+            }
+        }
+    }
+
+    private func startBackgroundTasks() {
+        if configuration.usesMicrophone, let source = engines.source {
+            backgroundTasks.append(Task { [weak self] in
+                for await chunk in source.capturedChunks {
+                    guard let self else { return }
+                    await self.consume(chunk)
+                }
+            })
+        }
+        if let audioEvents = engines.audioEvents {
+            backgroundTasks.append(Task { [weak self] in
+                for await event in audioEvents {
+                    guard let self else { return }
+                    await self.handle(event)
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,58 @@
+public import Dialogue
+import Foundation
+
+/// Collects a coordinator's events so tests can wait for one and inspect them all.
+public final class EventRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [DialogueEvent] = []
+    private var task: Task<Void, Never>?
+
+    /// Starts collecting `events`.
+    public init(_ events: AsyncStream<DialogueEvent>) {
+        task = Task { [weak self] in
+            for await event in events { self?.append(event) }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    private func append(_ event: DialogueEvent) { lock.withLock { recorded.append(event) } }
+
+    /// Everything so far.
+    public var events: [DialogueEvent] { lock.withLock { recorded } }
+
+    /// The states passed through so far, in order.
+    public var states: [DialogueState] {
+        events.compactMap { if case let .stateChanged(state) = $0 { return state } else { return nil } }
+    }
+
+    /// The error and notice messages so far.
+    public var messages: [String] {
+        events.compactMap {
+            switch $0 {
+            case let .error(text), let .notice(text): return text
+            default: return nil
+            }
+        }
+    }
+
+    /// The finished turns so far.
+    public var finishedTurns: [TranscriptEntry] {
+        events.compactMap { if case let .turnFinished(entry) = $0 { return entry } else { return nil } }
+    }
+
+    /// Waits until `condition` holds for the events so far; fails after ten seconds
+    /// (a guard against a hang, not a timing requirement).
+    public func waitFor(_ what: String, _ condition: ([DialogueEvent]) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(events) {
+            guard Date() < deadline else { throw FakeFailure("never happened: \(what); events: \(events)") }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
+    /// Waits until the last state change is to `state`.
+    public func waitForState(_ state: DialogueState) async throws {
+        try await waitFor("state \(state)") { _ in states.last == state }
+    }
+}
