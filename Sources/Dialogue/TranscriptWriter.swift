@@ -15,7 +15,7 @@ public struct TranscriptError: Error, Sendable, CustomStringConvertible {
 /// Writes the transcript as JSON Lines, one line per finished turn, each line
 /// handed to the system as soon as it is written so nothing is lost if the
 /// program dies. Appends to an existing file.
-public final class TranscriptWriter {
+public final class TranscriptWriter: Sendable {
     /// The file being written.
     public let path: String
     private let descriptor: Int32

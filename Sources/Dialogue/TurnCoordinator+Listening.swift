@@ -1,4 +1,4 @@
-public import ParleyCore
+import ParleyCore
 
 extension TurnCoordinator {
     /// Why `side` cannot speak, or nil when it can.

@@ -1,4 +1,4 @@
-public import ParleyCore
+import ParleyCore
 
 extension TurnCoordinator {
     /// A line typed by the side whose turn it is. It takes over from listening;

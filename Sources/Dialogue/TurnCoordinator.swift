@@ -1,4 +1,4 @@
-public import ParleyCore
+import ParleyCore
 
 /// Runs the conversation: whose turn it is, what the microphone is for, and
 /// the pipeline of each turn (recognize → translate → speak), as an explicit

@@ -51,6 +51,16 @@ public final class EventRecorder: @unchecked Sendable {
         }
     }
 
+    /// Waits until an error or notice containing `text` has been reported.
+    public func waitForMessage(_ text: String) async throws {
+        try await waitFor("a message with '\(text)'") { _ in messages.contains { $0.contains(text) } }
+    }
+
+    /// Waits until `event` has been reported.
+    public func waitForEvent(_ event: DialogueEvent) async throws {
+        try await waitFor("\(event)") { $0.contains(event) }
+    }
+
     /// Waits until the last state change is to `state`.
     public func waitForState(_ state: DialogueState) async throws {
         try await waitFor("state \(state)") { _ in states.last == state }

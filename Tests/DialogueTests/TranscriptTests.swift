@@ -1,0 +1,86 @@
+import Dialogue
+import DialogueFakes
+import Foundation
+import ParleyCore
+import Testing
+
+@Suite("Transcript lines")
+struct TranscriptTests {
+    private func temporaryFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("transcript-\(UUID().uuidString).jsonl").path
+    }
+
+    @Test func aTypedTurnIsWrittenExactlyAsTheSpecSays() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: path),
+                          clock: tickingClock(), unknownWords: ["Zaragoza"])
+        try await rig.start()
+        await rig.coordinator.submitTyped("To \"Zaragoza\"\tplease")
+        try await rig.turns(1)
+        let expected = #"{"turn":1,"side":"A","locale":"en-US","input":"typed","text":"To \"Zaragoza\"\tplease","#
+            + #""confidence":null,"target_locale":"es-ES","translation":"[es-ES] To \"Zaragoza\"\tplease","#
+            + #""unknown_words":[],"times":{"speech_start":null,"speech_end":null,"recognized":0.25,"#
+            + #""translated":0.5,"speak_start":0.75,"speak_end":1}}"#
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected + "\n")
+    }
+
+    @Test func aSpokenTurnCarriesConfidenceSpeechTimesAndUnknownWords() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(transcript: try TranscriptWriter(path: path), clock: tickingClock(), unknownWords: ["Zaragoza"])
+        try await rig.start()
+        try await rig.speak([[.speechStarted(at: 0.5)],
+                             [.speechEnded(at: 2.25), TestRig.final("train to Zaragoza", confidence: 0.6134)]])
+        try await rig.turns(1)
+        let line = try String(contentsOfFile: path, encoding: .utf8)
+        // The request began at the first clock reading (0.25); speech times are relative to it.
+        let expected = #"{"turn":1,"side":"A","locale":"en-US","input":"speech","text":"train to Zaragoza","#
+            + #""confidence":0.613,"target_locale":"es-ES","translation":"[es-ES] train to Zaragoza","#
+            + #""unknown_words":["Zaragoza"],"times":{"speech_start":0.75,"speech_end":2.5,"recognized":0.5,"#
+            + #""translated":0.75,"speak_start":1,"speak_end":1.25}}"#
+        #expect(line == expected + "\n")
+    }
+
+    @Test func linesAreAppendedOnePerTurnAndSwitchingFileCopiesThem() async throws {
+        let first = temporaryFile(), second = temporaryFile()
+        defer { [first, second].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: first))
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        await rig.coordinator.submitTyped("hola")
+        try await rig.turns(2)
+        await rig.coordinator.switchTranscript(to: second)
+        await rig.coordinator.submitTyped("goodbye")
+        try await rig.turns(3)
+        let firstLines = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n")
+        let secondLines = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n")
+        #expect(firstLines.count == 2)
+        #expect(secondLines.count == 3)
+        #expect(Array(secondLines.prefix(2)) == firstLines)
+        let decoded = try secondLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(decoded.map { $0?["turn"] as? Int } == [1, 2, 3])
+        #expect(decoded.map { $0?["side"] as? String } == ["A", "B", "A"])
+        #expect(decoded.map { $0?["text"] as? String } == ["hello", "hola", "goodbye"])
+    }
+
+    @Test func jsonStringsEscapeControlCharactersAndKeepUnicode() {
+        let entry = TranscriptEntry(turn: 2, side: .b, locale: TestRig.spanish, input: .typed, text: "¿Dónde\u{1}?\\",
+                                    confidence: nil, targetLocale: TestRig.english, translation: "Where\n?",
+                                    unknownWords: ["Dónde"], times: TurnTimes(recognized: 12.3456))
+        #expect(entry.jsonLine == #"{"turn":2,"side":"B","locale":"es-ES","input":"typed","text":"¿Dónde\u0001?\\","#
+            + #""confidence":null,"target_locale":"en-US","translation":"Where\n?","unknown_words":["Dónde"],"#
+            + #""times":{"speech_start":null,"speech_end":null,"recognized":12.346,"translated":null,"#
+            + #""speak_start":null,"speak_end":null}}"#)
+    }
+
+    @Test func theDefaultPathIsUnderTheStateDirectory() {
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(TranscriptWriter.defaultPath(stateDirectory: "/home/x/.local/state/parley", date: date)
+            == "/home/x/.local/state/parley/transcripts/2026-09-21T14-13-20.jsonl")
+    }
+
+    @Test func anUnwritableTranscriptIsAnError() {
+        #expect(throws: TranscriptError.self) { try TranscriptWriter(path: "/proc/parley/transcript.jsonl") }
+    }
+}
