@@ -1,0 +1,172 @@
+public import Dialogue
+
+/// A `:` command typed at the prompt (or read from standard input).
+public enum ReplCommand: Sendable, Equatable {
+    /// `:swap` — the other side takes the turn.
+    case swap
+    /// `:a LOCALE`, `:b LOCALE` — what the side speaks (as typed; resolved by the caller).
+    case locale(DialogueSide, String)
+    /// `:voice A|B ID` — the voice that speaks to the side.
+    case voice(DialogueSide, String)
+    /// `:rate A|B R` — the rate of speech to the side, 0…1.
+    case rate(DialogueSide, Double)
+    /// `:mode auto|manual` — hands-free or push-to-talk turns.
+    case mode(TurnMode)
+    /// `:say TEXT` — speak text as it is.
+    case say(String)
+    /// `:repeat` — speak the last translation again.
+    case repeatLast
+    /// `:dict …` — the pronunciation commands, arguments as typed.
+    case dictionary([String])
+    /// `:transcript [FILE]` — show, or move to, the transcript file.
+    case transcript(String?)
+    /// `:languages` — what can be recognized, spoken and translated.
+    case languages
+    /// `:correct on|off` — offer recognized text for editing first.
+    case correction(Bool)
+    /// `:help`.
+    case help
+    /// `:quit`.
+    case quit
+}
+
+/// A command line that is not a valid command, with what to type instead.
+public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One sentence.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// Parses `:` command lines.
+public enum CommandParser {
+    /// Every command with its arguments and what it does, for `:help` and suggestions.
+    public static let usage: [(name: String, arguments: String, summary: String)] = [
+        ("swap", "", "the other side takes the turn"),
+        ("a", "LOCALE", "side A speaks LOCALE (en, es-ES, Spanish…)"),
+        ("b", "LOCALE", "side B speaks LOCALE"),
+        ("voice", "A|B ID", "the voice that speaks to a side (see `parley voices`)"),
+        ("rate", "A|B R", "speech rate for a side, 0…1, 0.5 is normal"),
+        ("mode", "auto|manual", "turns listen by themselves, or Enter on an empty line talks"),
+        ("say", "TEXT", "speak TEXT as it is, in the voice of the side whose turn it is"),
+        ("repeat", "", "speak the last translation again"),
+        ("dict", "list|add|remove|lookup|say LANG …", "show and edit the pronunciation dictionaries"),
+        ("transcript", "[FILE]", "show the transcript file, or save the transcript to FILE and go on there"),
+        ("languages", "", "what can be recognized, spoken and translated here"),
+        ("correct", "on|off", "offer recognized text for editing before it is translated"),
+        ("help", "", "this list"),
+        ("quit", "", "leave (Ctrl-D does too)"),
+    ]
+
+    /// Command names with their colon, for completion.
+    public static var commandNames: [String] { usage.map { ":\($0.name)" } }
+
+    /// Parses a line that starts with `:`.
+    public static func parse(_ line: String) -> Result<ReplCommand, CommandError> {
+        let body = line.drop { $0 == " " }.dropFirst()
+        let name = String(body.prefix { $0 != " " }).lowercased()
+        let rest = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        let words = rest.split(separator: " ").map(String.init)
+        return Result { try command(name, rest: rest, words: words) }.mapError { $0 as? CommandError ?? CommandError("\($0)") }
+    }
+
+    private static func command(_ name: String, rest: String, words: [String]) throws -> ReplCommand {
+        switch name {
+        case "swap": return try noArguments(.swap, name, words)
+        case "a", "b": return .locale(name == "a" ? .a : .b, try one(name, words))
+        case "voice":
+            let (side, value) = try sideAndValue(name, words)
+            return .voice(side, value)
+        case "rate":
+            let (side, value) = try sideAndValue(name, words)
+            guard let rate = Double(value), (0...1).contains(rate) else {
+                throw CommandError("the rate must be a number from 0 to 1 (0.5 is normal), not '\(value)'")
+            }
+            return .rate(side, rate)
+        case "mode":
+            guard let mode = TurnMode(rawValue: try one(name, words).lowercased()) else { throw usageError(name) }
+            return .mode(mode)
+        case "say":
+            guard !rest.isEmpty else { throw usageError(name) }
+            return .say(rest)
+        case "repeat": return try noArguments(.repeatLast, name, words)
+        case "dict": return .dictionary(words)
+        case "transcript":
+            guard words.count <= 1 else { throw usageError(name) }
+            return .transcript(rest.isEmpty ? nil : rest)
+        case "languages": return try noArguments(.languages, name, words)
+        case "correct":
+            switch try one(name, words).lowercased() {
+            case "on": return .correction(true)
+            case "off": return .correction(false)
+            default: throw usageError(name)
+            }
+        case "help", "?": return .help
+        case "quit", "exit", "q": return .quit
+        default: throw unknown(name)
+        }
+    }
+
+    private static func noArguments(_ command: ReplCommand, _ name: String, _ words: [String]) throws -> ReplCommand {
+        guard words.isEmpty else { throw usageError(name) }
+        return command
+    }
+
+    private static func one(_ name: String, _ words: [String]) throws -> String {
+        guard words.count == 1 else { throw usageError(name) }
+        return words[0]
+    }
+
+    private static func sideAndValue(_ name: String, _ words: [String]) throws -> (DialogueSide, String) {
+        guard words.count == 2, let side = DialogueSide(argument: words[0]) else { throw usageError(name) }
+        return (side, words[1])
+    }
+
+    private static func usageError(_ name: String) -> CommandError {
+        let entry = usage.first { $0.name == name }
+        return CommandError("usage: :\(name) \(entry?.arguments ?? "")".trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func unknown(_ name: String) -> CommandError {
+        if let suggestion = suggestion(for: name) {
+            return CommandError("unknown command ':\(name)'; did you mean :\(suggestion)? (:help lists them)")
+        }
+        return CommandError("unknown command ':\(name)'; :help lists the commands")
+    }
+
+    /// The command closest to `name`: one it starts, or one a couple of edits away.
+    public static func suggestion(for name: String) -> String? {
+        let names = usage.map(\.name)
+        guard !name.isEmpty else { return nil }
+        if let prefixed = names.first(where: { $0.count > 1 && $0.hasPrefix(name) }) { return prefixed }
+        let scored = names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= max(1, name.count / 3) }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The `:help` text, one command per line.
+    public static var helpText: String {
+        let width = usage.map { ":\($0.name) \($0.arguments)".count }.max() ?? 0
+        let lines = usage.map { entry -> String in
+            let left = ":\(entry.name) \(entry.arguments)"
+            return left + String(repeating: " ", count: width - left.count + 2) + entry.summary
+        }
+        return (lines + ["Type a line to say it in writing; Enter on an empty line ends (or, in manual mode, starts) a spoken turn; Ctrl-C cancels."])
+            .joined(separator: "\n")
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,149 @@
+public import Dialogue
+public import ParleyCore
+import Foundation
+
+/// What a person did at the keyboard (or what standard input delivered).
+public enum ReplInput: Sendable, Equatable {
+    /// A line: typed input, a `:` command, or empty (the end-of-turn key).
+    case line(String)
+    /// Ctrl-D, or the end of standard input.
+    case endOfInput
+    /// Ctrl-C.
+    case interrupt
+    /// SIGTERM.
+    case terminate
+}
+
+/// What the REPL needs from the rest of the program; the executable fills it
+/// from the real locale tables and pronunciation dictionaries.
+public struct ReplServices: Sendable {
+    /// Turns what a person typed after `:a`/`:b` into a locale, or throws a one-sentence error.
+    public var resolveLocale: @Sendable (String) throws -> LocaleTag
+    /// The `:languages` text.
+    public var languages: @Sendable () async -> String
+    /// Runs `:dict …` with its arguments and returns what to print.
+    public var dictionary: @Sendable ([String]) async -> String
+    /// Tab completion candidates.
+    public var completion: CompletionSource
+
+    /// Creates services; the defaults accept canonical locale tags only and have no dictionary.
+    public init(resolveLocale: @escaping @Sendable (String) throws -> LocaleTag = ReplServices.parseTag,
+                languages: @escaping @Sendable () async -> String = { "no language overview is available" },
+                dictionary: @escaping @Sendable ([String]) async -> String = { _ in "pronunciation dictionaries are unavailable" },
+                completion: CompletionSource = CompletionSource()) {
+        self.resolveLocale = resolveLocale
+        self.languages = languages
+        self.dictionary = dictionary
+        self.completion = completion
+    }
+
+    /// Accepts a well-formed tag such as `fr-FR`.
+    public static let parseTag: @Sendable (String) throws -> LocaleTag = { text in
+        guard let tag = LocaleTag(text) else { throw CommandError("'\(text)' is not a locale such as fr-FR") }
+        return tag
+    }
+}
+
+/// The REPL's logic, apart from the terminal: renders the coordinator's
+/// events through a `LineEditor` and turns input lines into typed turns,
+/// end-of-turn keys and commands.
+public actor ReplController {
+    private let coordinator: TurnCoordinator
+    private let editor: any LineEditor
+    private let services: ReplServices
+    private var renderer: EventRenderer
+
+    /// Creates a controller. `interactive` is true on a terminal: an empty line is
+    /// the end-of-turn key and commands apply at once; on a pipe each line waits
+    /// until the conversation is ready for it, so lines are processed in order.
+    public init(coordinator: TurnCoordinator, editor: any LineEditor, services: ReplServices,
+                interactive: Bool, style: ConsoleStyle) {
+        self.coordinator = coordinator
+        self.editor = editor
+        self.services = services
+        renderer = EventRenderer(interactive: interactive, style: style)
+    }
+
+    /// Shows one event.
+    public func render(_ event: DialogueEvent) {
+        for action in renderer.render(event) {
+            switch action {
+            case let .line(text): editor.printLine(text)
+            case let .status(text): editor.showStatus(text)
+            case let .prompt(text): editor.setPrompt(text)
+            case let .offer(text): editor.offerLine(text)
+            }
+        }
+    }
+
+    /// Handles one input; returns false when the REPL should leave.
+    public func handle(_ input: ReplInput) async -> Bool {
+        switch input {
+        case let .line(raw):
+            return await handleLine(raw.trimmingCharacters(in: .whitespaces))
+        case .endOfInput:
+            if renderer.interactive { await coordinator.stop() } else { await coordinator.finishAndStop() }
+            return false
+        case .interrupt:
+            await coordinator.cancel()
+            return true
+        case .terminate:
+            await coordinator.stop()
+            return false
+        }
+    }
+
+    private func handleLine(_ line: String) async -> Bool {
+        if !renderer.interactive { await coordinator.waitUntilReady() }
+        if line.hasPrefix(":") {
+            switch CommandParser.parse(line) {
+            case let .success(command): return await execute(command)
+            case let .failure(error): editor.printLine(renderer.style.paint("error: \(error)", .red))
+            }
+        } else if line.isEmpty, renderer.interactive {
+            await coordinator.endTurn()
+        } else {
+            await coordinator.submitTyped(line)
+        }
+        return true
+    }
+
+    /// Runs a command; returns false for `:quit`.
+    func execute(_ command: ReplCommand) async -> Bool {
+        switch command {
+        case .quit:
+            await coordinator.stop()
+            return false
+        case .help: editor.printLine(CommandParser.helpText)
+        case .swap: await coordinator.swap()
+        case let .locale(side, text): await changeLocale(side, text)
+        case let .voice(side, identifier): await coordinator.setVoice(identifier, for: side)
+        case let .rate(side, rate): await coordinator.setRate(rate, for: side)
+        case let .mode(mode): await coordinator.setMode(mode)
+        case let .say(text): await coordinator.say(text)
+        case .repeatLast: await coordinator.repeatLast()
+        case let .dictionary(arguments): editor.printLine(await services.dictionary(arguments))
+        case let .transcript(path): await transcript(path)
+        case .languages: editor.printLine(await services.languages())
+        case let .correction(on): await coordinator.setCorrection(on)
+        }
+        return true
+    }
+
+    private func changeLocale(_ side: DialogueSide, _ text: String) async {
+        do {
+            await coordinator.setLocale(try services.resolveLocale(text), for: side)
+        } catch {
+            editor.printLine(renderer.style.paint("error: \(error)", .red))
+        }
+    }
+
+    private func transcript(_ path: String?) async {
+        if let path {
+            await coordinator.switchTranscript(to: (path as NSString).expandingTildeInPath)
+        } else {
+            let current = await coordinator.transcriptPath
+            editor.printLine(current.map { "transcript: \($0)" } ?? "the transcript is not being written; :transcript FILE starts it")
+        }
+    }
+}
