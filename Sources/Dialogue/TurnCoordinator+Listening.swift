@@ -101,8 +101,9 @@ extension TurnCoordinator {
         }
     }
 
-    /// The end-of-turn key: opens the microphone when the side is idle, and
-    /// finishes the recognition at once when it is listening.
+    /// The end-of-turn key: opens the microphone when the side is idle,
+    /// finishes the recognition at once when it is listening, and accepts the
+    /// recognized text as it is in correction.
     public func endTurn() async {
         switch state {
         case let .idle(side):
@@ -113,6 +114,8 @@ extension TurnCoordinator {
             }
         case .listening, .recognizing:
             await finishListening()
+        case .correcting:
+            await submitTyped("")
         default:
             break
         }

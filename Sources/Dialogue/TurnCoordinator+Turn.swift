@@ -83,7 +83,7 @@ extension TurnCoordinator {
             return result
         } catch {
             guard epoch == myEpoch else { return nil }
-            report(.translation, error)
+            if error is TranslationUnavailable { emit(.error("\(error)")) } else { report(.translation, error) }
             epoch += 1
             turnTask = nil
             activeTurn = nil
@@ -207,5 +207,5 @@ extension TurnCoordinator {
 
 /// No translator is installed.
 struct TranslationUnavailable: Error, CustomStringConvertible {
-    var description: String { "no translator is installed (Apertium with a pair such as apertium-eng-spa)" }
+    var description: String { "translation is unavailable in this session; the text was not translated" }
 }

@@ -139,7 +139,7 @@ public actor TurnCoordinator {
 
     private func reportTranslationDirections() async {
         guard let translator = engines.translator else {
-            emit(.notice("translation is unavailable: no translator is installed; typed and recognized text is shown but not translated"))
+            emit(.notice("translation is unavailable: what is said is shown but not translated"))
             return
         }
         for side in DialogueSide.allCases {

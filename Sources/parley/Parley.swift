@@ -16,7 +16,8 @@ struct Parley: AsyncParsableCommand {
             Start with `parley doctor` to check the engines, and `parley languages` to see \
             which locales can be recognized, spoken and translated.
             """,
-        subcommands: [DoctorCommand.self, LanguagesCommand.self]
+        subcommands: [DialogCommand.self, DoctorCommand.self, LanguagesCommand.self],
+        defaultSubcommand: DialogCommand.self
     )
 
     static func main() async {

@@ -121,7 +121,7 @@ struct FailureTests {
         await coordinator.start()
         #expect(await coordinator.state == .idle(.a))
         await coordinator.submitTyped("hello")
-        try await recorder.waitFor("the failure") { _ in recorder.messages.contains { $0.hasPrefix("translation failed") } }
+        try await recorder.waitFor("the failure") { _ in recorder.messages.contains { $0.hasPrefix("translation is unavailable in this session") } }
         await coordinator.waitUntilReady()
         #expect(await coordinator.state == .idle(.a))
         #expect(recorder.messages.first?.hasPrefix("translation is unavailable") == true)

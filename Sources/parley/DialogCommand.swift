@@ -1,0 +1,120 @@
+import ArgumentParser
+import Dialogue
+import Foundation
+import Locales
+import ParleyCore
+import REPL
+
+/// `parley dialog` (and `parley` alone): the spoken-dialogue REPL.
+struct DialogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dialog",
+        abstract: "Start a conversation between two locales (the default command).",
+        discussion: """
+            Side A speaks first, in LOCALE_A; what each side says is recognized, translated and \
+            spoken to the other side. Type a line to say it in writing, press Enter on an empty \
+            line to end a spoken turn at once, Ctrl-C to cancel, Ctrl-D to leave; :help lists the \
+            commands. With standard input not a terminal, each line is typed input for the side \
+            whose turn it is, or a : command, and output is plain lines.
+            """)
+
+    @Argument(help: "The locale of side A, who speaks first.")
+    var localeA = "en-US"
+
+    @Argument(help: "The locale of side B.")
+    var localeB = "es-ES"
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("PulseAudio source to listen to (default: the server's).", valueName: "name"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("PulseAudio sink to speak to (default: the server's).", valueName: "name"))
+    var sink: String?
+
+    @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn) to this file.", valueName: "file"))
+    var transcript: String?
+
+    @Option(name: .customLong("endpoint-ms"), help: ArgumentHelp("Trailing silence that ends a spoken turn.", valueName: "ms"))
+    var endpointMilliseconds = 500
+
+    @Flag(name: .customLong("typed-only"), help: "Never open the microphone.")
+    var typedOnly = false
+
+    @Flag(help: "Print translations without speaking them.")
+    var mute = false
+
+    @Flag(name: .customLong("no-transcript"), help: "Write no transcript.")
+    var noTranscript = false
+
+    @Flag(name: .customLong("no-history"), help: "Keep no input history.")
+    var noHistory = false
+
+    func validate() throws {
+        guard (50...10_000).contains(endpointMilliseconds) else {
+            throw ValidationError("--endpoint-ms must be between 50 and 10000 milliseconds")
+        }
+        if noTranscript, transcript != nil {
+            throw ValidationError("--transcript and --no-transcript cannot be used together")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailure {
+            let directories = try common.directories()
+            let registry = try LocaleRegistry.load(from: directories.layered)
+            let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
+            let configuration = DialogueConfiguration(
+                sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
+                endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
+            let engines = await makeEngines(EngineRequest(command: self, directories: directories,
+                                                          locales: [sides.0, sides.1]))
+            let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
+                                              transcript: try openTranscript(directories))
+            let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
+            let repl = Repl(coordinator: coordinator, services: services(registry),
+                            options: .detect(historyFile: history))
+            try await repl.run()
+        }
+    }
+
+    /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
+    private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
+        guard !noTranscript else { return nil }
+        if let transcript { return try TranscriptWriter(path: transcript) }
+        let path = TranscriptWriter.defaultPath(stateDirectory: directories.state)
+        do {
+            return try TranscriptWriter(path: path)
+        } catch {
+            printError("\(error); continuing without a transcript")
+            return nil
+        }
+    }
+
+    private func services(_ registry: LocaleRegistry) -> ReplServices {
+        let common = self.common
+        let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
+        return ReplServices(
+            resolveLocale: { try registry.resolve($0) },
+            languages: { languagesTable(common) },
+            dictionary: { _ in "pronunciation dictionaries are not available in this build" },
+            completion: CompletionSource(locales: locales))
+    }
+}
+
+/// The `:languages` table: the same facts as `parley languages`.
+private func languagesTable(_ common: CommonOptions) -> String {
+    do {
+        let inventory = try Inventory.gather(common)
+        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
+        for info in inventory.locales.catalog.locales {
+            let targets = inventory.translationTargets(from: info.tag).map(\.description)
+            let (recognition, synthesis) = (inventory.canRecognize(info.tag), inventory.canSpeak(info.tag))
+            guard recognition || synthesis || !targets.isEmpty else { continue }
+            table.add([info.tag.description, info.displayName, recognition ? "yes" : "-", synthesis ? "yes" : "-",
+                       targets.isEmpty ? "-" : targets.joined(separator: ", ")])
+        }
+        return table.render().trimmingCharacters(in: .newlines)
+    }
+    catch { return "cannot list the languages: \(error)" }
+}
