@@ -1,1 +1,61 @@
-print("harness")
+// A test driver for the REPL: the real REPL module and coordinator on fake
+// engines, so terminal tests (tmux) and pipe tests can script speech.
+//
+//   parley-repl-harness [--history FILE] [--transcript FILE] [--manual] [--correct]
+//
+// With PARLEY_HARNESS_CONTROL set to a FIFO, each line written to it makes the
+// fake microphone "hear" something: `speech`, `partial TEXT`, `final TEXT`.
+// This program is built for the tests only and is not part of the product.
+import Dialogue
+import DialogueFakes
+import Foundation
+import ParleyCore
+import REPL
+
+let arguments = CommandLine.arguments
+func value(after flag: String) -> String? {
+    arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+
+let audio = FakeAudio()
+let recognizer = FakeRecognizer(locales: [LocaleTag("en-US")!, LocaleTag("es-ES")!])
+let engines = DialogueEngines(source: audio, sink: audio, recognizer: recognizer,
+                              translator: FakeTranslator(), synthesizer: FakeSynthesizer())
+let configuration = DialogueConfiguration(
+    sideA: SideSettings(locale: LocaleTag("en-US")!), sideB: SideSettings(locale: LocaleTag("es-ES")!),
+    mode: arguments.contains("--manual") ? .manual : .automatic, correction: arguments.contains("--correct"))
+let transcript = try value(after: "--transcript").map { try TranscriptWriter(path: $0) }
+let coordinator = TurnCoordinator(configuration: configuration, engines: engines, transcript: transcript)
+
+/// Applies one control line to the fake microphone.
+func control(_ line: Substring) {
+    let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+    guard let verb = words.first else { return }
+    let text = words.count > 1 ? words[1] : ""
+    switch verb {
+    case "speech": recognizer.script([[.speechStarted(at: 0)]])
+    case "partial": recognizer.script([[.partial(text)]])
+    case "final": recognizer.script([[.final(RecognitionResult(text: text, confidence: 0.9, isFinal: true))]])
+    default: return
+    }
+    audio.feed()
+}
+
+if let path = ProcessInfo.processInfo.environment["PARLEY_HARNESS_CONTROL"] {
+    Thread {
+        while let handle = FileHandle(forReadingAtPath: path) {
+            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            text.split(separator: "\n").forEach(control)
+            try? handle.close()
+        }
+    }.start()
+}
+
+let services = ReplServices(
+    languages: { "en-US  English\nes-ES  Spanish" },
+    dictionary: { "dict: " + $0.joined(separator: " ") },
+    completion: CompletionSource(locales: ["en-US", "es-ES", "fr-FR"], voices: ["en-us", "es"],
+                                 dictionaryWords: { ["tomatillo", "tomato"] }))
+var options = ReplOptions.detect(historyFile: value(after: "--history"))
+options.bracketedPaste = false
+try await Repl(coordinator: coordinator, services: services, options: options).run()
