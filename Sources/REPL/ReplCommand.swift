@@ -142,7 +142,7 @@ public enum CommandParser {
         let names = usage.map(\.name)
         guard !name.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.count > 1 && $0.hasPrefix(name) }) { return prefixed }
-        let scored = names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= max(1, name.count / 3) }
+        let scored = names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 

@@ -1,0 +1,84 @@
+import Dialogue
+import REPL
+import Testing
+
+@Suite("Command parsing")
+struct CommandParserTests {
+    private func parsed(_ line: String) -> ReplCommand? { try? CommandParser.parse(line).get() }
+    private func error(_ line: String) -> String? {
+        if case let .failure(error) = CommandParser.parse(line) { return error.message }
+        return nil
+    }
+
+    @Test func everyCommandParses() {
+        #expect(parsed(":swap") == .swap)
+        #expect(parsed(":a fr") == .locale(.a, "fr"))
+        #expect(parsed(":B Spanish") == .locale(.b, "Spanish"))
+        #expect(parsed(":voice b roa/es") == .voice(.b, "roa/es"))
+        #expect(parsed(":rate A 0.75") == .rate(.a, 0.75))
+        #expect(parsed(":mode manual") == .mode(.manual))
+        #expect(parsed(":mode auto") == .mode(.automatic))
+        #expect(parsed(":say  Hello,  world ") == .say("Hello,  world"))
+        #expect(parsed(":repeat") == .repeatLast)
+        #expect(parsed(":dict add en tomato təˈmɑːtoʊ") == .dictionary(["add", "en", "tomato", "təˈmɑːtoʊ"]))
+        #expect(parsed(":transcript") == .transcript(nil))
+        #expect(parsed(":transcript /tmp/t.jsonl") == .transcript("/tmp/t.jsonl"))
+        #expect(parsed(":languages") == .languages)
+        #expect(parsed(":correct on") == .correction(true))
+        #expect(parsed(":correct OFF") == .correction(false))
+        #expect(parsed(":help") == .help)
+        #expect(parsed(":quit") == .quit)
+    }
+
+    @Test func wrongArgumentsGiveTheUsage() {
+        #expect(error(":voice C en-us") == "usage: :voice A|B ID")
+        #expect(error(":mode sometimes") == "usage: :mode auto|manual")
+        #expect(error(":swap now") == "usage: :swap")
+        #expect(error(":a") == "usage: :a LOCALE")
+        #expect(error(":say") == "usage: :say TEXT")
+        #expect(error(":rate A fast") == "the rate must be a number from 0 to 1 (0.5 is normal), not 'fast'")
+        #expect(error(":rate B 1.5")?.hasPrefix("the rate must be a number from 0 to 1") == true)
+    }
+
+    @Test func anUnknownCommandGetsASuggestion() {
+        #expect(error(":swpa") == "unknown command ':swpa'; did you mean :swap? (:help lists them)")
+        #expect(error(":lang")?.contains("did you mean :languages?") == true)
+        #expect(error(":transcipt")?.contains("did you mean :transcript?") == true)
+        #expect(error(":xylophone") == "unknown command ':xylophone'; :help lists the commands")
+    }
+
+    @Test func helpListsEveryCommand() {
+        for name in CommandParser.commandNames {
+            #expect(CommandParser.helpText.contains("\n\(name) ") || CommandParser.helpText.hasPrefix("\(name) "))
+        }
+    }
+}
+
+@Suite("Tab completion")
+struct CompleterTests {
+    let completer = Completer(source: CompletionSource(locales: ["en-US", "es-ES", "fr-FR", "Spanish"],
+                                                       voices: ["en-us", "es", "roa/es"],
+                                                       dictionaryWords: { ["tomato", "tomatillo", "potato"] }))
+
+    @Test func commandsCompleteAtTheStart() {
+        #expect(completer.candidates(before: "", word: ":s") == [":say", ":swap"])
+        #expect(completer.candidates(before: "", word: ":tr") == [":transcript"])
+    }
+
+    @Test func argumentsCompleteByCommand() {
+        #expect(completer.candidates(before: ":a ", word: "e") == ["en-US", "es-ES"])
+        #expect(completer.candidates(before: ":b ", word: "sp") == ["Spanish"])
+        #expect(completer.candidates(before: ":voice ", word: "") == ["A", "B"])
+        #expect(completer.candidates(before: ":voice B ", word: "e") == ["en-us", "es"])
+        #expect(completer.candidates(before: ":mode ", word: "m") == ["manual"])
+        #expect(completer.candidates(before: ":correct ", word: "o") == ["off", "on"])
+        #expect(completer.candidates(before: ":dict ", word: "l") == ["list", "lookup"])
+        #expect(completer.candidates(before: ":dict add ", word: "") == ["en", "es", "fr"])
+        #expect(completer.candidates(before: ":dict add en ", word: "tom") == ["tomatillo", "tomato"])
+    }
+
+    @Test func typedTextCompletesDictionaryWords() {
+        #expect(completer.candidates(before: "I like ", word: "Pot") == ["potato"])
+        #expect(completer.candidates(before: "", word: "tomato") == ["tomato"])
+    }
+}
