@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built test harness: the REPL on fake engines (see Tests/REPLHarness).
+let harnessBinary = (ProcessRunner.parleyBinary as NSString).deletingLastPathComponent + "/parley-repl-harness"
+
+@Suite("Without a terminal")
+struct PipeModeTests {
+    private func environment(_ state: URL) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["XDG_STATE_HOME"] = state.path
+        return environment
+    }
+
+    @Test func eachLineIsATurnForTheSideWhoseTurnItIsAndOutputIsPlain() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let input = "Where is the station?\n:rate a 0.7\nEstá allí.\n:swap\nThanks, bye"
+        let output = try ProcessRunner.run([harnessBinary, "--transcript", transcript], input: Data(input.utf8),
+                                           environment: environment(directory))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!output.stdout.contains("\u{1B}"), "no escape codes on a pipe")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("A en-US: Where is the station? (typed)"))
+        #expect(lines.contains("→ es-ES: [es-ES] Where is the station?"))
+        #expect(lines.contains("B es-ES: Está allí. (typed)"))
+        #expect(lines.contains("note: side A is spoken to at rate 0.7"))
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(turns.map { $0?["text"] as? String } == ["Where is the station?", "Está allí.", "Thanks, bye"])
+        #expect(turns.map { $0?["side"] as? String } == ["A", "B", "B"], "after :swap the last line is B's again")
+    }
+
+    @Test func parleyWithoutEnginesSaysTranslationIsUnavailableAndExitsZero() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = "hello\n:swp\n:b fr\n:languages\n"
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript"], input: Data(input.utf8),
+                                              environment: ["XDG_STATE_HOME": directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("A en-US: hello (typed)"))
+        #expect(lines.contains { $0.hasPrefix("error: translation is unavailable") })
+        #expect(lines.contains("error: unknown command ':swp'; did you mean :swap? (:help lists them)"))
+        #expect(lines.contains("note: side B now speaks fr-FR"))
+        #expect(lines.contains { $0.hasPrefix("locale") && $0.contains("recognition") }, "the :languages table")
+        #expect(!output.stdout.contains("\u{1B}"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("parley/transcripts").path))
+    }
+
+    @Test func parleyRefusesAnUnknownLocaleInOneSentence() throws {
+        let output = try ProcessRunner.parley(["dialog", "en", "klingon", "--no-history"], input: Data())
+        #expect(output.status == 1)
+        #expect(output.stderr == "parley: unknown locale 'klingon' (`parley languages` lists them)\n")
+    }
+
+    @Test func parleyRejectsAnEndpointOutOfRange() throws {
+        let output = try ProcessRunner.parley(["--endpoint-ms", "5"], input: Data())
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--endpoint-ms must be between 50 and 10000 milliseconds"))
+    }
+}
