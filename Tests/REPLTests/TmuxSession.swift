@@ -12,8 +12,9 @@ final class TmuxSession {
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
         try "set -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
         let variables = environment.merging(["NO_COLOR": "1"]) { old, _ in old }.map { "\($0.key)=\($0.value)" }
+        let wrapper = ["sh", "-c", "\"$@\"; echo \"\(Self.exitMarker)$?]\"", "sh"]
         try launch(["-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "100", "-y", "24",
-                  "env"] + variables + command)
+                    "env"] + variables + wrapper + command)
     }
 
     deinit {
@@ -33,13 +34,15 @@ final class TmuxSession {
     /// Presses keys by tmux name: `Enter`, `C-c`, `C-d`, `Up`, `Tab`.
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
 
-    /// Whether the program has exited, and its status.
+    /// The program's exit status once it has exited, else nil. A small shell
+    /// around the program prints it (tmux reaps its panes lazily, so its own
+    /// record of the status can come late).
     func exitStatus() throws -> Int32? {
-        let fields = try tmux(["display-message", "-p", "-t", "main", "#{pane_dead}:#{pane_dead_status}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":")
-        guard fields.first == "1" else { return nil }
-        return fields.count > 1 ? Int32(fields[1]) : -1
+        guard let row = try screen().last(where: { $0.hasPrefix(Self.exitMarker) }) else { return nil }
+        return Int32(row.dropFirst(Self.exitMarker.count).prefix { $0 != "]" })
     }
+
+    private static let exitMarker = "[exited with status "
 
     /// Waits until `condition` holds for the screen; fails after ten seconds (a hang guard).
     @discardableResult
