@@ -17,11 +17,18 @@ extension TurnCoordinator {
         case let .listening(side), let .recognizing(side):
             await abandonListening()
             startTyped(text, side: side)
-        case .translating, .speaking:
-            pendingTyped.append(text)
+        case let .translating(side):
+            queue(text, for: side.other)
+        case let .speaking(side):
+            queue(text, for: side)
         case .ended:
             return
         }
+    }
+
+    private func queue(_ text: String, for side: DialogueSide) {
+        pendingTyped.append(text)
+        emit(.notice("'\(text)' waits for the turn in progress; it will be side \(side)'s"))
     }
 
     func startTyped(_ text: String, side: DialogueSide) {

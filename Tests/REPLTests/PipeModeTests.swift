@@ -62,4 +62,27 @@ struct PipeModeTests {
         #expect(output.status == 64)
         #expect(output.stderr.contains("--endpoint-ms must be between 50 and 10000 milliseconds"))
     }
+
+    @Test func sigtermSavesTheTranscriptAndLeaves() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: harnessBinary)
+        process.arguments = ["--transcript", transcript]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("one line\n".utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: transcript, encoding: .utf8))?.contains("one line") != true, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").count == 1)
+    }
 }

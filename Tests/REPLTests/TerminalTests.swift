@@ -110,3 +110,19 @@ struct TerminalTests {
         try session.waitForPromptLine("B es-ES idle>")
     }
 }
+
+extension TerminalTests {
+    @Test func correctionPutsTheRecognizedTextOnTheLineForEditing() throws {
+        let harness = try Harness(["--correct"])
+        let session = harness.session
+        try session.waitForPromptLine("A en-US listening>")
+        try harness.hear("final wear is it")
+        let screen = try session.waitForPromptLine("A en-US correcting> wear is it")
+        #expect(screen.contains("  1 wear is it"))
+        try session.press("BSpace", "BSpace")
+        try session.type("that")
+        try session.press("Enter")
+        let after = try session.waitFor("the corrected turn") { $0.contains("→ es-ES: [es-ES] wear is that") }
+        #expect(after.contains("A en-US: wear is that (heard, confidence 90%)"))
+    }
+}
