@@ -1,4 +1,4 @@
-public import ParleyCore
+import ParleyCore
 
 /// A turn on its way through the pipeline, before it is written.
 struct TurnDraft: Sendable {
