@@ -26,7 +26,7 @@ extension TurnCoordinator {
     /// Continues `side`'s turn without announcing it again.
     func resume(_ side: DialogueSide) async {
         if !pendingTyped.isEmpty {
-            startTyped(pendingTyped.removeFirst(), side: side)
+            await startTyped(pendingTyped.removeFirst(), side: side)
         } else if configuration.mode == .automatic, typedOnlyReason(for: side) == nil {
             await startListening(side)
         } else {
@@ -144,7 +144,6 @@ extension TurnCoordinator {
     func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
         epoch += 1
         listening = nil
-        await engines.source?.stopListening()
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side) }
         let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(),
@@ -156,9 +155,10 @@ extension TurnCoordinator {
             correcting = draft
             setState(.correcting(turn.side))
             emit(.correctionOffered(side: turn.side, text: text, alternatives: result.alternatives))
+            await engines.source?.stopListening()
         } else {
             emit(.transcript(side: turn.side, text: text, input: .speech, confidence: result.confidence))
-            process(draft)
+            await process(draft)
         }
     }
 
@@ -166,25 +166,38 @@ extension TurnCoordinator {
     /// anything else is reported and the side waits for input.
     func recognitionFailed(_ error: any Error, side: DialogueSide) async {
         let turn = listening
-        await abandonListening()
+        let request = detachListening()
         switch error as? RecognitionError {
         case let .utteranceTooLong(_, partial)?:
             emit(.notice(String(describing: error)))
-            if let turn { await recognized(partial, turn: turn) } else { setState(.idle(side)) }
+            guard let turn else { return setState(.idle(side)) }
+            await recognized(partial, turn: turn)
+            if let request { _ = await request.cancel() }
         case .emptyRecognition?, .speechTimeout?:
             emit(.notice(String(describing: error)))
-            await resume(side)
+            setState(.idle(side))
+            let myEpoch = epoch
+            await closeGate(cancelling: request)
+            if epoch == myEpoch { await resume(side) }
         default:
             report(.recognition, error)
             setState(.idle(side))
+            await closeGate(cancelling: request)
         }
     }
 
-    /// Drops the listening request and closes the gate, as typed input or cancel do.
-    func abandonListening() async {
+    /// Drops the listening request, at once: whatever the caller does next
+    /// happens before the coordinator can be suspended. Returns the request,
+    /// for `closeGate` to cancel.
+    func detachListening() -> (any RecognitionRequest)? {
         epoch += 1
         let request = listening?.request
         listening = nil
+        return request
+    }
+
+    /// Closes the capture gate and cancels a detached request.
+    func closeGate(cancelling request: (any RecognitionRequest)?) async {
         await engines.source?.stopListening()
         if let request { _ = await request.cancel() }
     }
@@ -196,8 +209,9 @@ extension TurnCoordinator {
             audioLost = true
             emit(.error("audio failed: \(message); continuing with typed input until it is back"))
             if let side = state.side, isListening || listening != nil {
-                await abandonListening()
+                let request = detachListening()
                 setState(.idle(side))
+                await closeGate(cancelling: request)
             }
         case .reconnected:
             audioLost = false

@@ -8,9 +8,20 @@ extension TurnCoordinator {
         guard state.awaitsInput, let side = state.side else {
             return emit(.notice("a turn is being translated or spoken; wait for it, or press Ctrl-C, before swapping"))
         }
-        await abandonListening()
+        await handOver(to: side.other)
+    }
+
+    /// Drops what the current side was doing and gives `side` the turn; the
+    /// state is claimed before the gate closes, so input arriving meanwhile is
+    /// already `side`'s.
+    private func handOver(to side: DialogueSide) async {
+        let request = detachListening()
         correcting = nil
-        await beginTurn(side.other)
+        setState(.idle(side))
+        let myEpoch = epoch
+        await closeGate(cancelling: request)
+        guard epoch == myEpoch else { return }
+        await beginTurn(side)
     }
 
     /// Changes `side`'s locale; its voice goes back to the locale's default.
@@ -22,9 +33,7 @@ extension TurnCoordinator {
         await reportDirection(from: side.other)
         if let reason = typedOnlyReason(for: side) { emit(.notice("side \(side) is typed-only: \(reason)")) }
         guard state.side == side, state.awaitsInput else { return }
-        await abandonListening()
-        correcting = nil
-        await beginTurn(side)
+        await handOver(to: side)
     }
 
     private func reportDirection(from side: DialogueSide) async {
@@ -87,12 +96,13 @@ extension TurnCoordinator {
             return emit(.notice("a turn is being translated or spoken; wait for it"))
         }
         guard configuration.speaksTranslations else { return emit(.notice("speech output is off (--mute)")) }
-        await abandonListening()
+        let request = detachListening()
         correcting = nil
-        epoch += 1
         let myEpoch = epoch
         asideTurnSide = turnSide
         setState(.speaking(voiceSide))
+        await closeGate(cancelling: request)
+        guard epoch == myEpoch else { return }
         turnTask = Task {
             _ = await self.speak(text, to: voiceSide, epoch: myEpoch)
             await self.endAside(epoch: myEpoch)

@@ -9,14 +9,15 @@ extension TurnCoordinator {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         switch state {
         case .correcting:
-            finishCorrection(text)
+            await finishCorrection(text)
         case _ where text.isEmpty:
             return
         case let .idle(side):
-            startTyped(text, side: side)
+            await startTyped(text, side: side)
         case let .listening(side), let .recognizing(side):
-            await abandonListening()
-            startTyped(text, side: side)
+            let request = detachListening()
+            await startTyped(text, side: side)
+            if let request { _ = await request.cancel() }
         case let .translating(side):
             queue(text, for: side.other)
         case let .speaking(side):
@@ -31,15 +32,15 @@ extension TurnCoordinator {
         emit(.notice("'\(text)' waits for the turn in progress; it will be side \(side)'s"))
     }
 
-    func startTyped(_ text: String, side: DialogueSide) {
+    func startTyped(_ text: String, side: DialogueSide) async {
         let draft = TurnDraft(side: side, locale: configuration[side].locale,
                               target: configuration[side.other].locale, input: .typed, text: text,
                               confidence: nil, times: TurnTimes(recognized: clock.now()))
         emit(.transcript(side: side, text: text, input: .typed, confidence: nil))
-        process(draft)
+        await process(draft)
     }
 
-    private func finishCorrection(_ text: String) {
+    private func finishCorrection(_ text: String) async {
         guard var draft = correcting else { return }
         correcting = nil
         let choices = [draft.text] + draft.alternatives
@@ -50,16 +51,19 @@ extension TurnCoordinator {
         }
         draft.times.recognized = clock.now()
         emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
-        process(draft)
+        await process(draft)
     }
 
     /// Starts translating and speaking `draft` in its own task, so the actor
-    /// stays free for cancel, typed input and the key.
-    func process(_ draft: TurnDraft) {
+    /// stays free for cancel, typed input and the key. The state changes
+    /// before the capture gate is closed, so input arriving meanwhile waits.
+    func process(_ draft: TurnDraft) async {
         epoch += 1
         let myEpoch = epoch
         activeTurn = draft
         setState(.translating(draft.side))
+        await engines.source?.stopListening()
+        guard epoch == myEpoch else { return }
         turnTask = Task { await self.run(draft, epoch: myEpoch) }
     }
 
@@ -166,9 +170,10 @@ extension TurnCoordinator {
     public func cancel() async {
         switch state {
         case let .listening(side), let .recognizing(side):
-            await abandonListening()
+            let request = detachListening()
             emit(.cancelled("listening"))
             setState(.idle(side))
+            await closeGate(cancelling: request)
         case let .correcting(side):
             correcting = nil
             epoch += 1
@@ -194,14 +199,16 @@ extension TurnCoordinator {
     }
 
     private func cancelSpeaking() async {
-        let turn = activeTurn
+        let (turn, asideSide) = (activeTurn, asideTurnSide)
+        guard turn != nil || asideSide != nil else { return }  // already being stopped
         let side = state.side ?? .a
+        asideTurnSide = nil
         dropActiveTurn()
         let stoppedAt = clock.now()
         await stopSpeech()
         emit(.cancelled("speaking"))
         emit(.spoken(side))
-        guard var draft = turn, draft.translation != nil else { return await resume(asideTurnSide ?? side) }
+        guard var draft = turn, draft.translation != nil else { return await resume(asideSide ?? side) }
         draft.times.speakEnd = stoppedAt
         await finish(draft)
     }

@@ -75,15 +75,14 @@ public actor TurnCoordinator {
     /// Ends the conversation now: stops listening and speaking, closes the event stream.
     public func stop() async {
         guard state != .ended else { return }
-        epoch += 1
+        let request = detachListening()
         turnTask?.cancel()
         turnTask = nil
-        if let request = listening?.request { _ = await request.cancel() }
-        listening = nil
-        await engines.source?.stopListening()
-        if case .speaking = state { await stopSpeech() }
-        backgroundTasks.forEach { $0.cancel() }
+        let wasSpeaking = { if case .speaking = state { true } else { false } }()
         setState(.ended)
+        backgroundTasks.forEach { $0.cancel() }
+        await closeGate(cancelling: request)
+        if wasSpeaking { await stopSpeech() }
         continuation.finish()
         transcript = nil
     }
