@@ -27,6 +27,8 @@ final class ApertiumPipeline: @unchecked Sendable {
     private var process: PipelineProcess?
     /// The mode's pipeline text, read once; touched only on `queue`.
     private var script: String?
+    /// The number of the last request sent; touched only on `queue`.
+    private var frame = 0
 
     init(direction: ApertiumDirection, form: Form, limits: TranslationLimits, logger: Logger) {
         self.direction = direction
@@ -59,14 +61,13 @@ final class ApertiumPipeline: @unchecked Sendable {
     }
 
     private func translateNow(_ text: String) throws -> String {
-        let request = ApertiumStreamFormat.encode(text)
         do {
-            return try exchange(request, characters: text.count)
+            return try exchange(text)
         } catch let failure as PipelineFailure {
             logger.warning("\(direction.name) \(form.rawValue): \(failure); restarting and retrying once")
             discardProcess()
             do {
-                return try exchange(request, characters: text.count)
+                return try exchange(text)
             } catch let failure as PipelineFailure {
                 discardProcess()
                 throw TranslationError.engineFailed(direction: direction.name, reason: failure.description)
@@ -74,15 +75,21 @@ final class ApertiumPipeline: @unchecked Sendable {
         }
     }
 
-    private func exchange(_ request: [UInt8], characters: Int) throws -> String {
+    private func exchange(_ text: String) throws -> String {
+        let isFresh = process == nil
         let running = try runningProcess()
-        let answer = try running.exchange(request, timeout: limits.timeout(characters: characters),
-                                          limit: limits.answerLimit(requestBytes: request.count))
+        frame += 1
+        let request = ApertiumStreamFormat.encode(text, frame: frame)
+        let timeout = limits.timeout(characters: text.count) + (isFresh ? limits.startupTimeout : 0)
+        let answer = try running.exchange(request, timeout: timeout, limit: limits.answerLimit(requestBytes: request.count))
+        guard let translation = ApertiumStreamFormat.decode(answer, frame: frame) else {
+            throw PipelineFailure.outOfStep
+        }
         if running.isOutOfStep {
             logger.warning("\(direction.name) \(form.rawValue): bytes after the answer; restarting before the next sentence")
             discardProcess()
         }
-        return ApertiumStreamFormat.decode(answer).trimmingCharacters(in: .whitespacesAndNewlines)
+        return translation.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func runningProcess() throws -> PipelineProcess {
@@ -120,13 +127,18 @@ public struct TranslationLimits: Sendable, Equatable {
     public var baseTimeout: Double
     /// Extra time per character of input, in seconds (a 10,000-character text needs ~0.2 s).
     public var timeoutPerCharacter: Double
+    /// Extra time for the first sentence of a newly started pipeline, which loads its dictionaries.
+    public var startupTimeout: Double
     /// Longest input accepted, in characters.
     public var maximumCharacters: Int
 
-    /// Creates limits; the defaults allow 5 s plus 1 ms per character, and 100,000 characters.
-    public init(baseTimeout: Double = 5, timeoutPerCharacter: Double = 0.001, maximumCharacters: Int = 100_000) {
+    /// Creates limits; the defaults allow 5 s plus 1 ms per character (10 s more for a
+    /// pipeline's first sentence), and 100,000 characters.
+    public init(baseTimeout: Double = 5, timeoutPerCharacter: Double = 0.001, startupTimeout: Double = 10,
+                maximumCharacters: Int = 100_000) {
         self.baseTimeout = baseTimeout
         self.timeoutPerCharacter = timeoutPerCharacter
+        self.startupTimeout = startupTimeout
         self.maximumCharacters = maximumCharacters
     }
 

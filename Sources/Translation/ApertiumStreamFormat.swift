@@ -13,8 +13,12 @@
 ///   a period and an empty superblank `.[]` mark a possible sentence end,
 ///   which the output side removes again.
 ///
-/// A request ends with the blank that `destxt` puts after the last line and a
-/// NUL byte, the flush every stage of a `-z` pipeline answers with its own NUL.
+/// A request ends with the blank that `destxt` puts after the last line, a
+/// numbered superblank `[parley-N]`, and a NUL byte — the flush every stage of
+/// a `-z` pipeline answers with its own NUL. Superblanks pass through every
+/// stage untouched, so the answer must end with the same number: a stage that
+/// dies makes the next ones flush an empty answer at end of input, and the
+/// number tells that answer apart from the translation of the sentence.
 enum ApertiumStreamFormat {
     /// The byte that ends a request and its answer.
     static let flush: UInt8 = 0
@@ -25,8 +29,11 @@ enum ApertiumStreamFormat {
     /// Characters `destxt` treats as blanks.
     static let blankCharacters: Set<Unicode.Scalar> = [" ", "\n", "\t", "\r"]
 
-    /// The request for `text`: what `printf '%s\n' TEXT | apertium-destxt` prints, then the flush byte.
-    static func encode(_ text: String) -> [UInt8] {
+    /// The superblank that numbers request `frame`.
+    static func frameMark(_ frame: Int) -> String { "[parley-\(frame)]" }
+
+    /// The request for `text`: what `printf '%s\n' TEXT | apertium-destxt` prints, the frame mark, the flush byte.
+    static func encode(_ text: String, frame: Int) -> [UInt8] {
         let scalars = Array((text + "\n").unicodeScalars)
         var stream = String.UnicodeScalarView()
         var index = 0
@@ -41,7 +48,14 @@ enum ApertiumStreamFormat {
             appendBlank(scalars[index..<end], endsText: end == scalars.count, to: &stream)
             index = end
         }
-        return Array(String(stream).utf8) + [flush]
+        return Array((String(stream) + frameMark(frame)).utf8) + [flush]
+    }
+
+    /// The text of answer `frame` (without its flush byte); nil when the answer is not that frame's.
+    static func decode(_ bytes: [UInt8], frame: Int) -> String? {
+        let mark = Array(frameMark(frame).utf8)
+        guard bytes.count >= mark.count, bytes.suffix(mark.count).elementsEqual(mark) else { return nil }
+        return decode(bytes.dropLast(mark.count))
     }
 
     /// The text of an answer (without its flush byte): what `apertium-retxt` prints for it.

@@ -14,6 +14,8 @@ enum PipelineFailure: Error, CustomStringConvertible {
     case timedOut(seconds: Double)
     /// The answer grew past the limit without ending.
     case answerTooLong(bytes: Int)
+    /// The answer was not the one to the request: a stage flushed on its own, so the stream is out of step.
+    case outOfStep
 
     var description: String {
         switch self {
@@ -21,6 +23,7 @@ enum PipelineFailure: Error, CustomStringConvertible {
         case let .exited(stderr): "the pipeline stopped" + (stderr.isEmpty ? "" : " (\(stderr))")
         case let .timedOut(seconds): "the pipeline did not answer within \(String(format: "%.1f", seconds)) s"
         case let .answerTooLong(bytes): "the pipeline's answer passed \(bytes) bytes without ending"
+        case .outOfStep: "the pipeline answered out of step"
         }
     }
 }
