@@ -66,10 +66,13 @@ public actor ApertiumTranslator: Translator {
         self.logger = logger
     }
 
+    /// Whether a direction from `source` to `target` is installed (nothing is started).
     public func canTranslate(from source: LocaleTag, to target: LocaleTag) async -> Bool {
         (try? direction(from: source, to: target)) != nil
     }
 
+    /// Translates `text`: the clean text equals `apertium -u`'s, and the unknown words are listed beside it.
+    /// Throws `TranslationError` for a missing direction, refused text, or a pipeline that failed twice.
     public func translate(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> TranslationResult {
         try await translateMarked(text, from: source, to: target).result
     }
