@@ -56,11 +56,14 @@ var targets: [Target] = [
     .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "TestSupport"], swiftSettings: strict),
 
     // MARK: Translation
+    .target(name: "CProcessSpawn"),
     .target(
         name: "Translation",
-        dependencies: ["ParleyCore", "Locales", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "TranslationTests", dependencies: ["Translation", "Locales", "TestSupport"],
+        exclude: ["Sentences"], swiftSettings: strict),
 
     // MARK: Pronunciation
 
