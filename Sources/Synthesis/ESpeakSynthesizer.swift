@@ -64,21 +64,21 @@ public final class ESpeakSynthesizer: SpeechSynthesizer, PhonemeTranscriber, Sen
         set { state.withLock { $0.catalog = newValue } }
     }
 
-    /// Keeps `channel` for `stopSpeaking()` until its job ends.
-    func register(_ channel: EventChannel) -> UInt64 {
+    /// Keeps `channel` for `stopSpeaking()` until its reader has every event.
+    func register(_ channel: EventChannel) {
         state.withLock { state in
+            state.running = state.running.filter { !$0.value.isSpent }
             state.nextRun += 1
             state.running[state.nextRun] = channel
-            return state.nextRun
         }
     }
 
-    func unregister(_ id: UInt64) {
-        _ = state.withLock { $0.running.removeValue(forKey: id) }
-    }
-
+    /// The utterances whose readers have not reached their end.
     func runningChannels() -> [EventChannel] {
-        state.withLock { Array($0.running.values) }
+        state.withLock { state in
+            state.running = state.running.filter { !$0.value.isSpent }
+            return Array(state.running.values)
+        }
     }
 
     /// Every installed language voice; empty when eSpeak NG cannot start.

@@ -30,13 +30,22 @@ final class EventChannel: Sendable {
         deliver(.failure(error), closing: true)
     }
 
-    /// Stops the utterance: unread events are dropped and the engine stops at its next callback.
+    /// Whether the reader has had every event, the last one included.
+    var isSpent: Bool { state.withLock { $0.closed && $0.head >= $0.buffer.count } }
+
+    /// Stops the utterance: unread events are dropped and the engine stops at its next
+    /// callback. An utterance already synthesized but not yet read to the end is
+    /// cancelled too: the reader gets `.cancelled` instead of the rest.
     func cancel() {
         state.withLock { state in
-            guard !state.closed else { return }
-            state.cancelled = true
-            state.buffer.removeAll()
+            if state.closed {
+                guard state.head < state.buffer.count else { return }
+                state.buffer = [.success(.cancelled)]
+            } else {
+                state.buffer.removeAll()
+            }
             state.head = 0
+            state.cancelled = true
         }
     }
 
@@ -57,18 +66,23 @@ final class EventChannel: Sendable {
     }
 
     private func deliver(_ item: Result<SynthesisEvent, any Error>, closing: Bool) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<SynthesisEvent, any Error>?, Never>? in
-            guard !state.closed else { return nil }
-            if state.cancelled, case .success(let event) = item, event != .cancelled { return nil }
+        let (waiter, delivered) = state.withLock { state -> (CheckedContinuation<Result<SynthesisEvent, any Error>?, Never>?, Result<SynthesisEvent, any Error>) in
+            guard !state.closed else { return (nil, item) }
+            var item = item
+            if state.cancelled {
+                // After a stop only the end gets through, and whatever ends the job ends it as cancelled.
+                guard closing else { return (nil, item) }
+                item = .success(.cancelled)
+            }
             state.closed = closing
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter
+                return (waiter, item)
             }
             state.buffer.append(item)
-            return nil
+            return (nil, item)
         }
-        waiter?.resume(returning: item)
+        waiter?.resume(returning: delivered)
     }
 
     /// The channel as the stream `SpeechSynthesizer.speak` returns; a reader that stops

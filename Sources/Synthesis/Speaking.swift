@@ -17,9 +17,8 @@ extension ESpeakSynthesizer {
             channel.fail(error)
             return channel.stream()
         }
-        let id = register(channel)
+        register(channel)
         host.submit { engine in
-            defer { self.unregister(id) }
             do {
                 try self.synthesize(utterance, prosody: prosody, engine: engine.get(), channel: channel)
             } catch {
@@ -56,6 +55,20 @@ extension ESpeakSynthesizer {
         channel.send(run.isCancelled ? .cancelled : .finished)
     }
 
+    /// The phonemes espeak reads for `utterance`: its voice, with this synthesizer's
+    /// overrides applied exactly as `speak` applies them (`espeak_TextToPhonemes`).
+    public func phonemes(of utterance: Utterance, notation: PhonemeNotation = .mnemonic) async throws -> String {
+        let mode = try Self.phonemeMode(notation, separator: nil)
+        return try await host.run { engine in
+            let resolved = try self.catalogOnEngineThread(engine).resolve(utterance.voice)
+            let sentences = self.spokenSentences(of: utterance.text, language: resolved.voice.language)
+            try engine.selectVoice(resolved.espeakName)
+            try self.validateOverrides(in: sentences, engine: engine)
+            return try sentences.flatMap { try engine.textToPhonemes($0.text, mode: mode, phonemeInput: $0.usesPhonemes) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+    }
+
     /// The sentences of `text` with this synthesizer's overrides for `language` applied.
     func spokenSentences(of text: String, language: String) -> [SpokenSentence] {
         let table = overrides.entries[language.lowercased()] ?? [:]
@@ -63,7 +76,7 @@ extension ESpeakSynthesizer {
     }
 
     /// Checks every override's mnemonics before espeak reads them (it would silently cut them short).
-    private func validateOverrides(in sentences: [SpokenSentence], engine: ESpeakEngine) throws {
+    func validateOverrides(in sentences: [SpokenSentence], engine: ESpeakEngine) throws {
         for sentence in sentences {
             for (word, phonemes) in sentence.replacements {
                 if let problem = try engine.firstUnknownPhoneme(in: phonemes) {

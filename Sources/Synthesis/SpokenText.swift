@@ -30,7 +30,7 @@ struct SpokenSentence: Sendable, Equatable {
               offset < piece.spokenStart + piece.spokenCount else { return nil }
         if piece.isReplacement { return piece.originalStart..<(piece.originalStart + piece.originalCount) }
         let start = piece.originalStart + offset - piece.spokenStart
-        let end = min(start + max(length, 1), piece.originalStart + piece.originalCount)
+        let end = min(start + length, piece.originalStart + piece.originalCount)
         return start..<end
     }
 

@@ -24,7 +24,8 @@ final class SynthesisRun: SynthesisReceiver {
 
     func receive(samples: UnsafeBufferPointer<Int16>, events: [EngineEvent]) -> Bool {
         guard !channel.isCancelled else { return true }
-        for case let .word(position, length) in events {
+        // espeak also reports zero-length "words" at clause boundaries: not words.
+        for case let .word(position, length) in events where length > 0 {
             if let range = sentence?.originalRange(position: position, length: length) {
                 channel.send(.word(scalarIndices[range.lowerBound]..<scalarIndices[range.upperBound]))
             }

@@ -4,7 +4,8 @@ import Foundation
 
 /// A voice chosen for an utterance: the name espeak selects it by, and how Parley describes it.
 public struct ResolvedVoice: Sendable, Hashable {
-    /// What `espeak_ng_SetVoiceByName` gets, with a gender variant when one was asked for (`es+f3`).
+    /// What `espeak_ng_SetVoiceByName` gets: the voice file, with a gender variant when one was
+    /// asked for (`roa/es+f3`). Language names such as `en-gb` are not always accepted there.
     public var espeakName: String
     /// The voice as reported in `.started`: gender is the one it speaks with.
     public var voice: Voice
@@ -66,12 +67,12 @@ public struct VoiceCatalog: Sendable {
         guard let base = parts.first, let entry = entry(named: base) else {
             throw SynthesisError.unknownVoice(name, suggestions: suggestions(for: name))
         }
-        guard parts.count == 2 else { return ResolvedVoice(espeakName: entry.voice.identifier, voice: entry.voice) }
+        guard parts.count == 2 else { return ResolvedVoice(espeakName: entry.file, voice: entry.voice) }
         var voice = entry.voice
         voice.gender = VoiceGender.allCases.first {
             genders.variant(for: $0, ofLanguage: entry.languageNames) == parts[1]
         } ?? voice.gender
-        return ResolvedVoice(espeakName: "\(entry.voice.identifier)+\(parts[1])", voice: voice)
+        return ResolvedVoice(espeakName: "\(entry.file)+\(parts[1])", voice: voice)
     }
 
     /// The entry whose language name or file is `name`, ignoring case.
@@ -104,11 +105,11 @@ public struct VoiceCatalog: Sendable {
     private func applying(_ gender: VoiceGender, to entry: Entry) -> ResolvedVoice {
         guard gender != .unspecified, gender != entry.voice.gender,
               let variant = genders.variant(for: gender, ofLanguage: entry.languageNames) else {
-            return ResolvedVoice(espeakName: entry.voice.identifier, voice: entry.voice)
+            return ResolvedVoice(espeakName: entry.file, voice: entry.voice)
         }
         var voice = entry.voice
         voice.gender = gender
-        return ResolvedVoice(espeakName: "\(entry.voice.identifier)+\(variant)", voice: voice)
+        return ResolvedVoice(espeakName: "\(entry.file)+\(variant)", voice: voice)
     }
 
     /// Up to five identifiers closest to `name`: same prefix first, then by edit distance.

@@ -42,3 +42,31 @@ func trimmedSilence(_ samples: [Int16], threshold: Int16 = 300) -> ArraySlice<In
           let last = samples.lastIndex(where: { abs(Int($0)) > threshold }) else { return [] }
     return samples[first...last]
 }
+
+/// Median fundamental frequency of the voiced frames, by normalized autocorrelation (60–400 Hz).
+func medianFundamental(_ samples: [Int16], sampleRate: Double = 22_050) -> Double {
+    let frame = 1024, hop = 512
+    let lags = Int(sampleRate / 400)...Int(sampleRate / 60)
+    var estimates: [Double] = []
+    var start = 0
+    while start + frame + lags.upperBound < samples.count {
+        let x = samples[start..<(start + frame + lags.upperBound)].map(Double.init)
+        let energy = x[0..<frame].reduce(0) { $0 + $1 * $1 }
+        if energy / Double(frame) > 1_000_000 {  // RMS above 1000: speech, not silence
+            var best = (lag: 0, score: 0.0)
+            for lag in lags {
+                var sum = 0.0, shifted = 0.0
+                for i in 0..<frame {
+                    sum += x[i] * x[i + lag]
+                    shifted += x[i + lag] * x[i + lag]
+                }
+                let score = sum / (energy * shifted).squareRoot()
+                if score > best.score { best = (lag, score) }
+            }
+            if best.score > 0.6 { estimates.append(sampleRate / Double(best.lag)) }
+        }
+        start += hop
+    }
+    let sorted = estimates.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
