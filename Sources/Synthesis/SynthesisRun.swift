@@ -11,6 +11,8 @@ final class SynthesisRun: SynthesisReceiver {
     private let scalarIndices: [String.Index]
     /// The sentence espeak is reading now.
     var sentence: SpokenSentence?
+    /// The last word reported: a phrase override reads as several phoneme words but is one word of the text.
+    private var lastWord: Range<Int>?
 
     init(channel: EventChannel, text: String, amplitude: Double) {
         self.channel = channel
@@ -26,7 +28,8 @@ final class SynthesisRun: SynthesisReceiver {
         guard !channel.isCancelled else { return true }
         // espeak also reports zero-length "words" at clause boundaries: not words.
         for case let .word(position, length) in events where length > 0 {
-            if let range = sentence?.originalRange(position: position, length: length) {
+            if let range = sentence?.originalRange(position: position, length: length), range != lastWord {
+                lastWord = range
                 channel.send(.word(scalarIndices[range.lowerBound]..<scalarIndices[range.upperBound]))
             }
         }
