@@ -76,7 +76,11 @@ struct EventTests {
 
         let next = try await collect(synthesizer, Utterance(text: "The next one.", voice: .identifier("en-us")))
         #expect(next.events.last == .finished)
-        #expect(abs(next.duration - reference.duration) < 0.05 * reference.duration)
+        let nextText = "The next one."
+        #expect(next.words.map { String(nextText[$0]) } == ["The", "next", "one"])
+        // espeak's length for the same text varies a few percent with its earlier state
+        // (other suites share the engine); a leftover or a cut would be far more.
+        #expect(abs(next.duration - reference.duration) < 0.15 * reference.duration)
     }
 
     @Test("a reader that stops reading stops the synthesis")
