@@ -36,13 +36,23 @@ public struct VoiceCatalog: Sendable {
             let tag = Self.tag(from: identifier)
             let locale = tag?.region != nil ? tag
                 : registry?.catalog.locales.first { $0.espeakVoice?.lowercased() == identifier.lowercased() }?.tag
-            let gender: VoiceGender = listed.gender == 1 ? .male : listed.gender == 2 ? .female
-                : genders.nativeGender(ofLanguage: listed.languages)
+            let gender = Self.gender(of: listed, genders)
             let language = tag?.language ?? String(identifier.split(separator: "-").first ?? "")
             let voice = Voice(identifier: identifier, name: listed.name, language: language, locale: locale, gender: gender)
             return Entry(voice: voice, file: listed.file, languageNames: listed.languages)
         }
         voices = entries.map(\.voice)
+    }
+
+    /// A row of our table for the voice's own language wins; then espeak's report (which
+    /// says male for every voice file without a gender line); then the table's `*` row.
+    private static func gender(of listed: ListedVoice, _ genders: VoiceGenderTable) -> VoiceGender {
+        if let specific = genders.specificGender(ofLanguage: listed.languages) { return specific }
+        switch listed.gender {
+        case 1: return .male
+        case 2: return .female
+        default: return genders.nativeGender(ofLanguage: listed.languages)
+        }
     }
 
     /// The voices that speak `language` (a code such as `es`), in espeak's order.

@@ -65,6 +65,11 @@ public struct VoiceGenderTable: Sendable, Equatable {
         Self.keys(for: names).lazy.compactMap { nativeGenders[$0] }.first ?? .unspecified
     }
 
+    /// The gender a row names for exactly these languages (not the `*` default), if any.
+    public func specificGender(ofLanguage names: [String]) -> VoiceGender? {
+        Self.keys(for: names).dropLast().lazy.compactMap { nativeGenders[$0] }.first
+    }
+
     /// The variant that makes a voice of these language names speak as `gender`; nil when none is known.
     public func variant(for gender: VoiceGender, ofLanguage names: [String]) -> String? {
         Self.keys(for: names).lazy.compactMap { variants[$0]?[gender] }.first

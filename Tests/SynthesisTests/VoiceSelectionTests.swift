@@ -78,3 +78,40 @@ struct VoiceSelectionTests {
 }
 
 import TestSupport
+
+@Suite("The voice gender table")
+struct VoiceGenderTableTests {
+    static let text = "# comment\n*\tmale\t-\n*\tfemale\tf3\nes\tfemale\tf2\nvi\tfemale\t-\n"
+
+    @Test("the most specific row wins: language, then *")
+    func variants() throws {
+        let table = try VoiceGenderTable(parsing: Self.text, path: "genders.tsv")
+        #expect(table.variant(for: .female, ofLanguage: ["es"]) == "f2")
+        #expect(table.variant(for: .female, ofLanguage: ["es-419", "es"]) == "f2")
+        #expect(table.variant(for: .female, ofLanguage: ["en-us"]) == "f3")
+        #expect(table.variant(for: .male, ofLanguage: ["en-us"]) == nil)
+        #expect(table.nativeGender(ofLanguage: ["en-us"]) == .male)
+        #expect(table.specificGender(ofLanguage: ["vi"]) == .female)
+        #expect(table.specificGender(ofLanguage: ["en-us"]) == nil)
+    }
+
+    @Test("a row of our own for a language overrides espeak's listing")
+    func tableOverridesListing() throws {
+        let table = try VoiceGenderTable(parsing: Self.text, path: "genders.tsv")
+        let listed = [ListedVoice(name: "Vietnamese", languages: ["vi"], file: "aav/vi", gender: 1),
+                      ListedVoice(name: "Spanish", languages: ["es"], file: "roa/es", gender: 1)]
+        let catalog = VoiceCatalog(listed: listed, registry: nil, genders: table)
+        #expect(catalog.voices.map(\.gender) == [.female, .male])
+        #expect(try catalog.resolve(.identifier("vi")).voice.gender == .female)
+        #expect(try catalog.resolve(.identifier("roa/es+f2")).voice.gender == .female)
+    }
+
+    @Test("a malformed row names its file and line")
+    func malformed() {
+        #expect(throws: DataFileError(path: "g.tsv", line: 2, message: "unknown gender 'other'; use male or female")) {
+            _ = try VoiceGenderTable(parsing: "*\tmale\t-\nes\tother\tf2\n", path: "g.tsv")
+        }
+    }
+}
+
+import Locales
