@@ -70,6 +70,24 @@ final class ESpeakEngine {
         return voices
     }
 
+    /// `espeak_ListVoices` with language `variant`: the variants' names (`f3`, `m3`, `klatt`),
+    /// which espeak would otherwise ignore silently when misspelled after a `+`.
+    func listVariants() -> [String] {
+        var spec = espeak_VOICE()
+        return "variant".withCString { language in
+            spec.languages = language
+            guard var cursor = espeak_ListVoices(&spec) else { return [] }
+            var names: [String] = []
+            while let entry = cursor.pointee {
+                if let file = entry.pointee.identifier.map({ String(cString: $0) }) {
+                    names.append(String(file.split(separator: "/").last ?? ""))
+                }
+                cursor += 1
+            }
+            return names
+        }
+    }
+
     /// `espeak_ng_SetVoiceByName`; skipped when `name` is already selected.
     func selectVoice(_ name: String) throws {
         guard name != currentVoice else { return }

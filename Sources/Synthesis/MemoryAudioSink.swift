@@ -17,10 +17,12 @@ public final class MemoryAudioSink: AudioSink {
     /// How many times playback was cancelled.
     public var cancellations: Int { state.withLock { $0.cancellations } }
 
+    /// Keeps the chunk.
     public func enqueue(_ chunk: PCMChunk) async throws {
         state.withLock { $0.chunks.append(chunk) }
     }
 
+    /// Nothing to wait for: memory plays instantly.
     public func drain() async throws {}
 
     /// Drops what was enqueued, as a speaker drops what it has not played.

@@ -90,7 +90,8 @@ extension ESpeakSynthesizer {
     /// The catalog, listed on the engine thread itself when it is not known yet.
     func catalogOnEngineThread(_ engine: ESpeakEngine) -> VoiceCatalog {
         if let catalog = cachedCatalog { return catalog }
-        let catalog = VoiceCatalog(listed: engine.listVoices(), registry: registry, genders: genders)
+        let catalog = VoiceCatalog(listed: engine.listVoices(), variants: engine.listVariants(),
+                                   registry: registry, genders: genders)
         cachedCatalog = catalog
         return catalog
     }

@@ -17,6 +17,7 @@ public enum SynthesisError: Error, Sendable, Equatable, CustomStringConvertible 
     /// eSpeak NG failed while synthesizing or transcribing.
     case engineFailed(String)
 
+    /// One sentence: what failed and what to do.
     public var description: String {
         switch self {
         case let .engineUnavailable(reason):

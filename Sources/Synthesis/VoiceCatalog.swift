@@ -15,6 +15,8 @@ public struct ResolvedVoice: Sendable, Hashable {
 public struct VoiceCatalog: Sendable {
     /// Every installed language voice, in espeak's order.
     public let voices: [Voice]
+    /// The installed variants (`f3`, `m3`, `klatt`…), which a `+` after an identifier adds.
+    public let variants: [String]
     private let entries: [Entry]
     private let registry: LocaleRegistry?
     private let genders: VoiceGenderTable
@@ -28,7 +30,8 @@ public struct VoiceCatalog: Sendable {
 
     /// Builds the catalog from espeak's listing, the locale catalog (which locale a
     /// region-less voice such as `es` serves) and the gender table.
-    init(listed: [ListedVoice], registry: LocaleRegistry?, genders: VoiceGenderTable) {
+    init(listed: [ListedVoice], variants: [String] = [], registry: LocaleRegistry?, genders: VoiceGenderTable) {
+        self.variants = variants
         self.registry = registry
         self.genders = genders
         entries = listed.filter { !$0.languages.isEmpty && $0.languages.first != "variant" }.map { listed in
@@ -78,6 +81,10 @@ public struct VoiceCatalog: Sendable {
             throw SynthesisError.unknownVoice(name, suggestions: suggestions(for: name))
         }
         guard parts.count == 2 else { return ResolvedVoice(espeakName: entry.file, voice: entry.voice) }
+        guard variants.contains(parts[1]) else {
+            let close = variants.filter { Self.editDistance($0.lowercased(), parts[1].lowercased()) <= 1 }
+            throw SynthesisError.unknownVoice(name, suggestions: close.sorted().prefix(5).map { "\(base)+\($0)" })
+        }
         var voice = entry.voice
         voice.gender = VoiceGender.allCases.first {
             genders.variant(for: $0, ofLanguage: entry.languageNames) == parts[1]

@@ -80,5 +80,6 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What libsndfile said.
     public var reason: String
 
+    /// One sentence: what failed and what to do.
     public var description: String { "cannot write \(path): \(reason); check the directory exists and is writable" }
 }

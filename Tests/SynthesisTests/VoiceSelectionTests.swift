@@ -100,7 +100,7 @@ struct VoiceGenderTableTests {
         let table = try VoiceGenderTable(parsing: Self.text, path: "genders.tsv")
         let listed = [ListedVoice(name: "Vietnamese", languages: ["vi"], file: "aav/vi", gender: 1),
                       ListedVoice(name: "Spanish", languages: ["es"], file: "roa/es", gender: 1)]
-        let catalog = VoiceCatalog(listed: listed, registry: nil, genders: table)
+        let catalog = VoiceCatalog(listed: listed, variants: ["f2", "f3"], registry: nil, genders: table)
         #expect(catalog.voices.map(\.gender) == [.female, .male])
         #expect(try catalog.resolve(.identifier("vi")).voice.gender == .female)
         #expect(try catalog.resolve(.identifier("roa/es+f2")).voice.gender == .female)
@@ -115,3 +115,16 @@ struct VoiceGenderTableTests {
 }
 
 import Locales
+
+@Suite("Variants")
+struct VariantTests {
+    @Test("a misspelled variant is refused with close ones, not silently ignored as espeak would")
+    func unknownVariant() async throws {
+        let catalog = try await makeSynthesizer().catalog()
+        #expect(catalog.variants.contains("f3") && catalog.variants.contains("m3"))
+        #expect(try catalog.resolve(.identifier("en-us+f3")).espeakName == "gmw/en-US+f3")
+        #expect(throws: SynthesisError.unknownVoice("en-us+f33", suggestions: ["en-us+f3"])) {
+            _ = try catalog.resolve(.identifier("en-us+f33"))
+        }
+    }
+}
