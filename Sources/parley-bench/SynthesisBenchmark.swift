@@ -11,7 +11,7 @@ struct SynthesisBenchmark: AsyncParsableCommand {
         abstract: "Time to first audio and real-time factor of speech synthesis.")
 
     @Option(help: "Sentences synthesized per measurement.")
-    var iterations = 40
+    var iterations = 100
 
     static let sentence = "The train to Madrid leaves from platform four at half past nine tomorrow morning, please."
     static let spanish = "El tren a Madrid sale del andén cuatro mañana a las nueve y media de la mañana, por favor."

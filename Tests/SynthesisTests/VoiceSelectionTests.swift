@@ -13,7 +13,7 @@ struct VoiceSelectionTests {
 
     @Test("every installed voice is listed with language, locale and gender")
     func listing() async throws {
-        let voices = await try makeSynthesizer().voices()
+        let voices = try await makeSynthesizer().voices()
         let espeakCount = try ProcessRunner.run(["espeak-ng", "--voices"]).stdout.split(separator: "\n").count - 1
         #expect(voices.count == espeakCount)
         let spanish = try #require(voices.first { $0.identifier == "es" })
