@@ -87,15 +87,16 @@ public final class ESpeakSynthesizer: SpeechSynthesizer, PhonemeTranscriber, Sen
     }
 
     /// The phonemes of `text` spoken by `voice`, clause by clause through
-    /// `espeak_TextToPhonemes`, clauses joined by a space. Text inside `[[…]]` is
-    /// not read as phonemes here.
+    /// `espeak_TextToPhonemes`, clauses joined by a space. Text inside `[[…]]` is read
+    /// as espeak phoneme input, as speech reads it, so the phonemes an override
+    /// really produces can be checked (`[[t@m'A:toU]]` → `t@m'A:t#oU`).
     public func phonemes(of text: String, voice: String, notation: PhonemeNotation,
                          separator: Character?) async throws -> String {
         let mode = try Self.phonemeMode(notation, separator: separator)
         let resolved = try await catalog().resolve(identifier: voice)
         return try await host.run { engine in
             try engine.selectVoice(resolved.espeakName)
-            return try engine.textToPhonemes(text, mode: mode, phonemeInput: false)
+            return try engine.textToPhonemes(text, mode: mode, phonemeInput: text.contains("[["))
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 .joined(separator: " ")
         }

@@ -17,8 +17,6 @@ public struct SynthesisInventory: Sendable, Equatable {
     }
 }
 
-/// eSpeak NG could not be initialized (kept for callers of the probe; see `SynthesisError`).
-public typealias SynthesisUnavailable = SynthesisError
 
 extension Voice {
     /// The espeak language names this voice answers to (`en-us`, `en`).

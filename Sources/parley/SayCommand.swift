@@ -75,6 +75,9 @@ struct SayCommand: AsyncParsableCommand {
             let synthesizer = try ESpeakSynthesizer(dataDirectories: directories.layered)
             let utterance = Utterance(text: try spokenText(), voice: try selection(directories),
                                       rate: rate, pitchMultiplier: pitch, volume: volume)
+            if RateScale.isClamped(rate) {
+                printError("note: rate \(rate) is slower than eSpeak NG can speak; speaking at its slowest, \(RateScale.floorWordsPerMinute) words per minute")
+            }
             let sink = try makeSink()
             try await synthesizer.speak(utterance, to: sink)
             if let file = sink as? WAVFileSink {

@@ -29,6 +29,8 @@ struct EventTests {
         }
         #expect(kinds.first == "started" && kinds.last == "finished")
         #expect(kinds.filter { $0 == "word" }.count == 3)
+        // Streamed: audio of the first sentence comes before the last word is announced.
+        #expect(kinds.firstIndex(of: "audio")! < kinds.lastIndex(of: "word")!)
         #expect(spoken.events.allSatisfy { event in
             guard case let .audio(chunk) = event else { return true }
             return chunk.format == .synthesis && chunk.duration <= 0.06

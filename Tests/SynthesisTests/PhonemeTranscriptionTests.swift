@@ -38,6 +38,17 @@ struct PhonemeTranscriptionTests {
         #expect(phonemes == "pˈero")
     }
 
+    @Test("phoneme input [[…]] is read as phonemes, as speech reads it")
+    func phonemeInput() async throws {
+        let synthesizer = try makeSynthesizer()
+        let mnemonics = try await synthesizer.phonemes(of: "I say [[t@m'A:toU]]", voice: "en-us", notation: .mnemonic, separator: nil)
+        #expect(mnemonics.hasSuffix("t@m'A:t#oU"))
+        let ipa = try await synthesizer.phonemes(of: "[[t@m'A:toU]]", voice: "en-gb", notation: .ipa, separator: nil)
+        #expect(ipa.hasPrefix("təmˈɑː"))
+        let plain = try await synthesizer.phonemes(of: "tomato", voice: "en-us", notation: .mnemonic, separator: nil)
+        #expect(plain == "t@m'eIt#oU")
+    }
+
     @Test("an unknown voice names close matches")
     func unknownVoice() async throws {
         let synthesizer = try makeSynthesizer()
