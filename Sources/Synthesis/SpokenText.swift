@@ -39,7 +39,8 @@ struct SpokenSentence: Sendable, Equatable {
     }
 }
 
-/// Splits text into sentences and replaces words that have an override by `[[mnemonics]]`.
+/// Splits text into sentences and replaces words that have an override by `[[mnemonics]]`;
+/// phoneme input typed in the text (`[[h@l'oU]]`) is kept, and validated like an override.
 struct SpokenTextBuilder {
     /// language code → lowercased word or phrase → mnemonics.
     var overrides: [String: String]
@@ -95,7 +96,7 @@ struct SpokenTextBuilder {
     }
 
     private func sentence(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> SpokenSentence {
-        let matches = overrideMatches(scalars, range)
+        let matches = phonemeSpans(scalars, range)
         var builder = Assembly(usesPhonemes: !matches.isEmpty)
         var cursor = range.lowerBound
         for match in matches {
@@ -106,6 +107,34 @@ struct SpokenTextBuilder {
         }
         builder.appendOriginal(scalars, cursor..<range.upperBound)
         return builder.sentence
+    }
+
+    /// Everything read as phonemes, in order: phoneme input typed in the text (`[[h@l'oU]]`,
+    /// as espeak itself accepts it) and, between those, words that have an override.
+    private func phonemeSpans(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [(range: Range<Int>, phonemes: String)] {
+        var spans: [(range: Range<Int>, phonemes: String)] = []
+        var cursor = range.lowerBound
+        for typed in Self.typedPhonemes(in: scalars, range) {
+            spans += overrideMatches(scalars, cursor..<typed.range.lowerBound) + [typed]
+            cursor = typed.range.upperBound
+        }
+        return spans + overrideMatches(scalars, cursor..<range.upperBound)
+    }
+
+    /// `[[…]]` spans typed in the text, with what is between the brackets.
+    static func typedPhonemes(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> [(range: Range<Int>, phonemes: String)] {
+        func isPair(_ index: Int, _ bracket: Unicode.Scalar) -> Bool {
+            index + 1 < range.upperBound && scalars[index] == bracket && scalars[index + 1] == bracket
+        }
+        var spans: [(range: Range<Int>, phonemes: String)] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard isPair(index, "[") else { index += 1; continue }
+            guard let close = (index + 2..<range.upperBound).first(where: { isPair($0, "]") }) else { break }
+            spans.append((index..<(close + 2), String(String.UnicodeScalarView(scalars[(index + 2)..<close]))))
+            index = close + 2
+        }
+        return spans
     }
 
     /// Words and phrases with an override, longest phrase first, left to right.
@@ -140,8 +169,8 @@ private struct Assembly {
         sentence = SpokenSentence(text: "", usesPhonemes: usesPhonemes, pieces: [], replacements: [])
     }
 
-    /// Copies original text. With phoneme input on, a `[[` or `]]` the person typed would
-    /// be read as phonemes: each bracket pair becomes bracket and space, keeping every offset.
+    /// Copies original text. With phoneme input on, a stray `[[` or `]]` (one without its
+    /// partner) would be read as phonemes: each becomes bracket and space, keeping every offset.
     mutating func appendOriginal(_ scalars: [Unicode.Scalar], _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         var text = String(String.UnicodeScalarView(scalars[range]))

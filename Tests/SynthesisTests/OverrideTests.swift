@@ -47,12 +47,28 @@ struct OverrideTests {
         }
     }
 
-    @Test("brackets typed in the text are not read as phonemes")
-    func typedBracketsStayText() {
+    @Test("phoneme input typed in the text is kept and mapped; a stray bracket pair is not")
+    func typedPhonemeInput() {
         let builder = SpokenTextBuilder(overrides: ["tomato": "t@m'A:toU"])
-        let sentence = builder.sentences(of: "Say [[b@]] tomato")[0]
-        #expect(sentence.text == "Say [ b@]  [[t@m'A:toU]]")
-        #expect(sentence.originalRange(position: 13, length: 3) == 11..<17)
-        #expect(sentence.originalRange(position: 1, length: 3) == 0..<3)
+        let sentence = builder.sentences(of: "Say [[h@l'oU]] tomato [[ now")[0]
+        #expect(sentence.text == "Say [[h@l'oU]] [[t@m'A:toU]] [  now")
+        #expect(sentence.usesPhonemes)
+        #expect(sentence.replacements.map(\.phonemes) == ["h@l'oU", "t@m'A:toU"])
+        #expect(sentence.originalRange(position: 7, length: 3) == 4..<14)
+        #expect(sentence.originalRange(position: 20, length: 3) == 15..<21)
+        #expect(sentence.originalRange(position: 33, length: 3) == 25..<28)
+    }
+
+    @Test("typed phoneme input is spoken as phonemes and validated")
+    func typedPhonemesSpoken() async throws {
+        let synthesizer = try makeSynthesizer()
+        let text = "I say [[t@m'A:toU]]."
+        let phonemes = try await synthesizer.phonemes(of: Utterance(text: text, voice: .identifier("en-us")))
+        #expect(phonemes.hasSuffix("t@m'A:t#oU"))
+        let spoken = try await collect(synthesizer, Utterance(text: text, voice: .identifier("en-us")))
+        #expect(spoken.words.map { String(text[$0]) } == ["I", "say", "[[t@m'A:toU]]"])
+        await #expect(throws: SynthesisError.invalidPhonemes(word: "[[təˈ]]", phonemes: "təˈ", symbol: "ə", position: 2)) {
+            _ = try await collect(synthesizer, Utterance(text: "Say [[təˈ]].", voice: .identifier("en-us")))
+        }
     }
 }
