@@ -34,6 +34,9 @@ struct VoicesCommand: AsyncParsableCommand {
             let synthesizer = try ESpeakSynthesizer(dataDirectories: directories.layered)
             let catalog = try await synthesizer.catalog()
             let voices = try language.map { catalog.voices(speaking: try languageCode($0, directories)) } ?? catalog.voices
+            if let language, voices.isEmpty {
+                throw ValidationError("no installed voice speaks '\(language)'; `parley voices` lists them all")
+            }
             json ? try printJSON(voices) : printTable(voices)
         }
     }
