@@ -4,4 +4,5 @@ import ArgumentParser
 let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
     TranslationBenchmark.self,
+    SynthesisBenchmark.self,
 ]

@@ -16,7 +16,9 @@ struct Parley: AsyncParsableCommand {
             Start with `parley doctor` to check the engines, and `parley languages` to see \
             which locales can be recognized, spoken and translated.
             """,
-        subcommands: [DoctorCommand.self, LanguagesCommand.self, TranslateCommand.self]
+        subcommands: [
+            DoctorCommand.self, LanguagesCommand.self, SayCommand.self, VoicesCommand.self, TranslateCommand.self,
+        ]
     )
 
     static func main() async {

@@ -49,7 +49,7 @@ import TestSupport
         let spanish = models.appendingPathComponent("es-ES")
         try FileManager.default.createDirectory(at: spanish.appendingPathComponent("acoustic"), withIntermediateDirectories: true)
         for file in ["acoustic/mdef", "es.lm.bin", "es.dict"] {
-            FileManager.default.createFile(atPath: spanish.appendingPathComponent(file).path, contents: Data())
+            #expect(FileManager.default.createFile(atPath: spanish.appendingPathComponent(file).path, contents: Data()))
         }
         let output = try ProcessRunner.parley(["languages", "--json", "--models", models.path])
         let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
