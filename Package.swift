@@ -63,6 +63,14 @@ var targets: [Target] = [
     .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"], swiftSettings: strict),
 
     // MARK: Pronunciation
+    .target(name: "Pronunciation", dependencies: ["ParleyCore", "Locales"], swiftSettings: strict),
+    // Stand-in that owns espeak on one thread for the table tool and the tests,
+    // until Synthesis' ESpeakSynthesizer provides PhonemeTranscriber.
+    .target(name: "ESpeakTranscription", dependencies: ["ParleyCore", "CESpeakNG"], swiftSettings: strict),
+    .testTarget(
+        name: "PronunciationTests",
+        dependencies: ["Pronunciation", "ESpeakTranscription", "TestSupport"],
+        swiftSettings: strict),
 
     // MARK: Dialogue
 
@@ -73,6 +81,7 @@ var targets: [Target] = [
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
+            "Pronunciation", "ESpeakTranscription",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
