@@ -43,7 +43,7 @@ public struct CMUDictionary: Sendable {
 }
 
 /// ARPAbet phones → IPA in the symbols eSpeak NG writes for English, from
-/// `arpabet-ipa.tsv` (phone, IPA, IPA when unstressed).
+/// `arpabet-ipa.tsv` (phone, IPA, IPA when unstressed or without a stress digit).
 public struct ARPAbetTable: Sendable {
     private let stressed: [String: String]
     private let unstressed: [String: String]
@@ -76,7 +76,7 @@ public struct ARPAbetTable: Sendable {
         try phones.map { phone in
             let stress = phone.last.flatMap { $0.wholeNumberValue }
             let base = stress == nil ? phone : String(phone.dropLast())
-            guard let symbol = (stress == 0 ? unstressed : stressed)[base] else {
+            guard let symbol = (stress == 1 || stress == 2 ? stressed : unstressed)[base] else {
                 throw PronunciationError.unknownSymbol(symbol: phone, position: 0, ipa: phones.joined(separator: " "), language: "ARPAbet")
             }
             return (stress == 1 ? "ˈ" : stress == 2 ? "ˌ" : "") + symbol

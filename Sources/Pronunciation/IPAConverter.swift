@@ -35,7 +35,7 @@ public struct IPAConverter: Sendable {
 
     /// The mnemonics for `ipa`; throws naming the first symbol that has no equivalent.
     public func mnemonics(for ipa: String, word: String = "") throws -> String {
-        var scan = Scan(ipa: ipa)
+        var scan = Scan(ipa: ipa, converter: self)
         var words: [String] = []
         var current = WordBuilder()
         while let unit = scan.current {
@@ -54,21 +54,36 @@ public struct IPAConverter: Sendable {
         return words.joined(separator: " ")
     }
 
-    /// Converts the table symbol at the scan position, or applies a normalization
-    /// rule there when the table has no symbol at least as long.
+    /// Converts the table symbol at the scan position, or fails naming the character there.
     private func convertSymbol(at scan: inout Scan, into word: inout WordBuilder) throws {
-        let symbol = tableSymbol(in: scan.scalars, at: scan.index)
-        let rule = scan.isRewritable ? normalization.match(in: scan.scalars, at: scan.index) : nil
-        if let symbol, symbol.length >= (rule?.length ?? 0) {
-            word.add(symbol.mnemonic)
-            scan.advance(by: symbol.length)
-        } else if let rule {
-            scan.rewrite(length: rule.length, with: rule.replacement)
-        } else {
+        guard let symbol = tableSymbol(in: scan.scalars, at: scan.index) else {
             let source = scan.current!.source
             throw PronunciationError.unknownSymbol(symbol: Self.character(of: scan.ipa, atScalar: source),
                                                    position: scan.positions[source], ipa: scan.ipa, language: language)
         }
+        word.add(symbol.mnemonic)
+        scan.advance(by: symbol.length)
+    }
+
+    /// `ipa` with the normalization rules applied. A rule applies only where the
+    /// table has no symbol at least as long, so what espeak writes (`n̩`, `tʃ`)
+    /// stays; each scalar keeps the index of the typed scalar it came from.
+    func normalized(_ ipa: String) -> [(scalar: Unicode.Scalar, source: Int)] {
+        let scalars = ArraySlice(Array(ipa.unicodeScalars))
+        var output: [(scalar: Unicode.Scalar, source: Int)] = []
+        var index = 0
+        while index < scalars.count {
+            let symbol = tableSymbol(in: scalars, at: index)?.length ?? 0
+            if let rule = normalization.match(in: scalars, at: index), rule.length > symbol {
+                output += rule.replacement.map { ($0, index) }
+                index += rule.length
+            } else {
+                let length = max(symbol, 1)
+                output += (index..<index + length).map { (scalars[$0], $0) }
+                index += length
+            }
+        }
+        return output
     }
 
     /// The longest table symbol at `index`. A symbol ending in `ɹ` (`ɑːɹ`) before
@@ -158,37 +173,26 @@ private struct WordBuilder {
     }
 }
 
-/// A left-to-right pass over typed IPA in which normalization rules rewrite
-/// the text ahead; every scalar remembers which typed scalar it came from.
+/// A left-to-right pass over normalized IPA; every scalar remembers which
+/// typed scalar it came from, for error positions.
 private struct Scan {
-    struct Unit {
-        var scalar: Unicode.Scalar
-        var source: Int
-        var rewritten: Bool
-    }
-
     let ipa: String
     let positions: [Int]
-    private var units: [Unit]
+    let scalars: ArraySlice<Unicode.Scalar>
+    private let sources: [Int]
     private(set) var index = 0
 
-    init(ipa: String) {
+    init(ipa: String, converter: IPAConverter) {
         self.ipa = ipa
         positions = IPAConverter.characterPositions(of: ipa)
-        units = ipa.unicodeScalars.enumerated().map { Unit(scalar: $1, source: $0, rewritten: false) }
+        let units = converter.normalized(ipa)
+        scalars = ArraySlice(units.map(\.scalar))
+        sources = units.map(\.source)
     }
 
-    /// The scalars from the scan position on (indices are the buffer's).
-    var scalars: ArraySlice<Unicode.Scalar> { ArraySlice(units.map(\.scalar))[index...] }
-    var current: Unit? { index < units.count ? units[index] : nil }
-    /// Text a rule produced is not rewritten again, so no rule can loop.
-    var isRewritable: Bool { current.map { !$0.rewritten } ?? false }
+    var current: (scalar: Unicode.Scalar, source: Int)? {
+        index < scalars.count ? (scalars[index], sources[index]) : nil
+    }
 
     mutating func advance(by count: Int) { index += count }
-
-    mutating func rewrite(length: Int, with replacement: [Unicode.Scalar]) {
-        let source = units[index].source
-        units.replaceSubrange(index..<index + length,
-                              with: replacement.map { Unit(scalar: $0, source: source, rewritten: true) })
-    }
 }
