@@ -36,4 +36,16 @@ struct OverrideTests {
         let plain = try await lookup.lookup("potato", language: "en", voice: "en-us")
         #expect(plain.override == nil && plain.current == plain.espeakOwn)
     }
+
+    @Test("every shipped entry changes what espeak says: only words it gets wrong are shipped")
+    func shippedEntriesMatter() async throws {
+        let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
+        let lookup = PronunciationLookup(dictionaries: dictionaries, transcriber: TestData.transcriber)
+        for (language, voice) in [("en", "en-us"), ("es", "es")] {
+            for resolved in try dictionaries.load(language: language).entries {
+                let result = try await lookup.lookup(resolved.entry.word, language: language, voice: voice)
+                #expect(result.current != result.espeakOwn, "\(language) \(resolved.entry.word): \(result.current)")
+            }
+        }
+    }
 }
