@@ -69,7 +69,7 @@ var targets: [Target] = [
     .target(name: "ESpeakTranscription", dependencies: ["ParleyCore", "CESpeakNG"], swiftSettings: strict),
     .testTarget(
         name: "PronunciationTests",
-        dependencies: ["Pronunciation", "ESpeakTranscription", "TestSupport"],
+        dependencies: ["Pronunciation", "ESpeakTranscription", "TestSupport", "parley"],
         swiftSettings: strict),
 
     // MARK: Dialogue

@@ -88,10 +88,23 @@ public struct DictionaryDocument: Sendable, Equatable {
 
     /// Replaces the entry with the same key where it stands, or appends it.
     public mutating func set(_ entry: DictionaryEntry) {
-        if let index = lines.firstIndex(where: { if case let .entry(old) = $0 { return old.key == entry.key } else { return false } }) {
-            lines[index] = .entry(entry)
-        } else {
-            lines.append(.entry(entry))
+        set([entry])
+    }
+
+    /// Sets many entries at once, each replacing its word where it stands or appended in order.
+    public mutating func set(_ entries: [DictionaryEntry]) {
+        var lineByKey: [String: Int] = [:]
+        for (index, line) in lines.enumerated() {
+            if case let .entry(old) = line, lineByKey[old.key] == nil { lineByKey[old.key] = index }
+        }
+        for entry in entries {
+            let key = entry.key
+            if let index = lineByKey[key] {
+                lines[index] = .entry(entry)
+            } else {
+                lineByKey[key] = lines.count
+                lines.append(.entry(entry))
+            }
         }
     }
 

@@ -30,7 +30,7 @@ extension PronunciationDictionaries {
             try converter.validate(mnemonics: converter.mnemonics(for: checked.ipa, word: checked.word))
             return checked
         }
-        try edit(language: language) { document in checked.forEach { document.set($0) } }
+        try edit(language: language) { $0.set(checked) }
     }
 
     /// Removes `word`: the user's entry if there is one, otherwise hides the shipped one.
