@@ -71,13 +71,21 @@ public struct ARPAbetTable: Sendable {
         return try ARPAbetTable(parsing: DataFile.read(path), path: path)
     }
 
+    /// ARPAbet's vowels.
+    static let vowels: Set<String> = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"]
+
     /// The IPA for a pronunciation: stress 1 puts `ˈ` and stress 2 `ˌ` before the vowel.
+    /// Without stress digits (the en-US model's copy has none), the vowel of a
+    /// one-vowel word is taken as stressed.
     public func ipa(for phones: [String]) throws -> String {
-        try phones.map { phone in
-            let stress = phone.last.flatMap { $0.wholeNumberValue }
+        let hasDigits = phones.contains { $0.last?.isNumber == true }
+        let monosyllable = !hasDigits && phones.filter { Self.vowels.contains($0) }.count == 1
+        return try phones.map { phone in
+            var stress = phone.last.flatMap { $0.wholeNumberValue }
             let base = stress == nil ? phone : String(phone.dropLast())
+            if monosyllable, Self.vowels.contains(base) { stress = 1 }
             guard let symbol = (stress == 1 || stress == 2 ? stressed : unstressed)[base] else {
-                throw PronunciationError.unknownSymbol(symbol: phone, position: 0, ipa: phones.joined(separator: " "), language: "ARPAbet")
+                throw PronunciationError.importFailure(path: "CMU dictionary", reason: "unknown ARPAbet phone '\(phone)' in '\(phones.joined(separator: " "))'")
             }
             return (stress == 1 ? "ˈ" : stress == 2 ? "ˌ" : "") + symbol
         }.joined()

@@ -49,6 +49,9 @@ struct InterchangeTests {
         "Y": "j", "Z": "z", "ZH": "Z",
     ]
 
+    /// Vowels whose stressed form differs.
+    static let stressedMnemonics = ["AH": "V", "ER": "3:"]
+
     @Test("CMU import of a word list: each lookup is espeak's pronunciation of the word's CMU phones")
     func cmuImport() async throws {
         let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
@@ -61,7 +64,12 @@ struct InterchangeTests {
         let lookup = PronunciationLookup(dictionaries: dictionaries, transcriber: TestData.transcriber)
         for word in words.dropLast() {
             let phones = try #require(cmu.phones(of: word))
-            let direct = phones.map { Self.arpabetMnemonics[$0]! }.joined(separator: "|")
+            // The model's copy has no stress digits: a one-vowel word's vowel is the stressed one.
+            let vowels = phones.filter { ARPAbetTable.vowels.contains($0) }
+            let direct = phones.map { phone in
+                vowels.count == 1 && vowels[0] == phone ? Self.stressedMnemonics[phone] ?? Self.arpabetMnemonics[phone]!
+                                                        : Self.arpabetMnemonics[phone]!
+            }.joined(separator: "|")
             let expected = try await TestData.transcriber.phonemes(of: "[[\(direct)]]", voice: "en-us", notation: .ipa, separator: nil)
             let found = try await lookup.lookup(word, language: "en", voice: "en-us")
             #expect(found.override?.layer == .user)
