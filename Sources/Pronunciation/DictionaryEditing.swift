@@ -71,9 +71,7 @@ extension PronunciationDictionaries {
         let word = word.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let ipa = ipa.trimmingCharacters(in: .whitespaces)
         guard !word.isEmpty else { throw PronunciationError.emptyWord }
-        guard !word.contains("\t"), !word.hasPrefix("#") else {
-            throw PronunciationError.fileFailure(path: word, reason: "a word cannot contain a tab or start with #")
-        }
+        guard !word.hasPrefix("#") else { throw PronunciationError.unwritableWord(word) }
         guard !ipa.isEmpty else { throw PronunciationError.emptyPronunciation(word: word) }
         return DictionaryEntry(word: word, ipa: ipa)
     }

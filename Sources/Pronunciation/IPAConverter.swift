@@ -11,7 +11,7 @@ import Foundation
 /// and a space separates the words of a phrase.
 ///
 ///     let converter = try IPAConverter.load(language: "en", from: directories)
-///     try converter.mnemonics(for: "təˈmɑːtəʊ")   // "t|@|'m|A:|t|@|U"
+///     try converter.mnemonics(for: "təˈmɑːtəʊ")   // "t|@|'m|0|t|@|U"
 public struct IPAConverter: Sendable {
     /// The language's symbol table.
     public let table: IPASymbolTable

@@ -4,6 +4,8 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
     case emptyPronunciation(word: String)
     /// The word or phrase was empty.
     case emptyWord
+    /// The word cannot be written in a dictionary file.
+    case unwritableWord(String)
     /// A symbol has no eSpeak NG equivalent in the language's table; `position` counts characters from 1.
     case unknownSymbol(symbol: String, position: Int, ipa: String, language: String)
     /// A stress mark with no sound after it in its word.
@@ -27,6 +29,8 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
             return "the pronunciation of '\(word)' is empty; give it in IPA, e.g. təˈmɑːtəʊ"
         case .emptyWord:
             return "the word is empty; give the word or phrase before its pronunciation"
+        case let .unwritableWord(word):
+            return "'\(word)' cannot be a dictionary word: it must not start with #"
         case let .unknownSymbol(symbol, position, ipa, language):
             return "'\(symbol)' at position \(position) of '\(ipa)' has no eSpeak NG equivalent in the \(language) table; "
                 + "use one of the symbols `parley dict symbols \(language)` lists"
