@@ -66,6 +66,11 @@ var targets: [Target] = [
         exclude: ["Sentences"], swiftSettings: strict),
 
     // MARK: Pronunciation
+    .target(name: "Pronunciation", dependencies: ["ParleyCore", "Locales"], swiftSettings: strict),
+    .testTarget(
+        name: "PronunciationTests",
+        dependencies: ["Pronunciation", "Synthesis", "TestSupport", "parley"],
+        swiftSettings: strict),
 
     // MARK: Dialogue
 
@@ -76,6 +81,7 @@ var targets: [Target] = [
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
+            "Pronunciation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

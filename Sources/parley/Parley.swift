@@ -18,6 +18,7 @@ struct Parley: AsyncParsableCommand {
             """,
         subcommands: [
             DoctorCommand.self, LanguagesCommand.self, SayCommand.self, VoicesCommand.self, TranslateCommand.self,
+            DictCommand.self,
         ]
     )
 
