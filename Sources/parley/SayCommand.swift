@@ -72,8 +72,11 @@ struct SayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
-            let synthesizer = try ESpeakSynthesizer(dataDirectories: directories.layered)
-            let utterance = Utterance(text: try spokenText(), voice: try selection(directories),
+            let voice = try selection(directories)
+            let synthesizer = try ESpeakSynthesizer(
+                dataDirectories: directories.layered,
+                overrides: loadPronunciationOverrides(directories, languages: [try await language(of: voice, directories)]))
+            let utterance = Utterance(text: try spokenText(), voice: voice,
                                       rate: rate, pitchMultiplier: pitch, volume: volume)
             if RateScale.isClamped(rate) {
                 printError("note: rate \(rate) is slower than eSpeak NG can speak; speaking at its slowest, \(RateScale.floorWordsPerMinute) words per minute")
@@ -94,6 +97,18 @@ struct SayCommand: AsyncParsableCommand {
         let registry = try LocaleRegistry.load(from: directories.layered)
         let tag = try registry.resolve(locale ?? "en", for: .synthesis)
         return .locale(tag, gender: gender?.gender ?? .unspecified)
+    }
+
+    /// The language whose pronunciation dictionary applies to `voice`.
+    private func language(of voice: VoiceSelection, _ directories: DataDirectories) async throws -> String {
+        switch voice {
+        case let .locale(tag, _):
+            return tag.language
+        case let .identifier(identifier):
+            let voices = await ESpeakSynthesizer(registry: try LocaleRegistry.load(from: directories.layered)).voices()
+            return voices.first { $0.identifier == identifier }?.language
+                ?? String(identifier.prefix { $0.isLetter })
+        }
     }
 
     /// The arguments joined, or all of standard input.

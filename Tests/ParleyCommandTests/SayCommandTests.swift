@@ -29,6 +29,25 @@ struct SayCommandTests {
         #expect((amplitude ?? 0) > 0.1)
     }
 
+    @Test("say applies the pronunciation dictionary of --dictionaries")
+    func sayAppliesOverrides() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func samples(_ name: String) throws -> Data {
+            let path = directory.appendingPathComponent(name).path
+            let output = try ProcessRunner.parley(["say", "--dictionaries", directory.path, "--out", path, "I say tomato"])
+            #expect(output.status == 0, "say failed: \(output.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let before = try samples("before.wav")
+        let added = try ProcessRunner.parley(["dict", "add", "en", "tomato", "təˈmɑːtəʊ", "--dictionaries", directory.path])
+        #expect(added.status == 0, "dict add failed: \(added.stderr)")
+        let after = try samples("after.wav")
+        #expect(before != after)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("en.dict"))
+        #expect(try samples("again.wav") == before)
+    }
+
     @Test("stdin is spoken when no text is given")
     func sayFromStandardInput() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -67,7 +67,7 @@ struct InterchangeTests {
             // The model's copy has no stress digits: a one-vowel word's vowel is the stressed one.
             let vowels = phones.filter { ARPAbetTable.vowels.contains($0) }
             let direct = phones.map { phone in
-                vowels.count == 1 && vowels[0] == phone ? Self.stressedMnemonics[phone] ?? Self.arpabetMnemonics[phone]!
+                vowels.count == 1 && vowels[0] == phone ? "'" + (Self.stressedMnemonics[phone] ?? Self.arpabetMnemonics[phone]!)
                                                         : Self.arpabetMnemonics[phone]!
             }.joined(separator: "|")
             let expected = try await TestData.transcriber.phonemes(of: "[[\(direct)]]", voice: "en-us", notation: .ipa, separator: nil)
