@@ -56,13 +56,21 @@ var targets: [Target] = [
     .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "TestSupport"], swiftSettings: strict),
 
     // MARK: Translation
+    .target(name: "CProcessSpawn"),
     .target(
         name: "Translation",
-        dependencies: ["ParleyCore", "Locales", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "TranslationTests", dependencies: ["Translation", "Locales", "TestSupport"],
+        exclude: ["Sentences"], swiftSettings: strict),
 
     // MARK: Pronunciation
+    .target(name: "Pronunciation", dependencies: ["ParleyCore", "Locales"], swiftSettings: strict),
+    .testTarget(
+        name: "PronunciationTests",
+        dependencies: ["Pronunciation", "Synthesis", "TestSupport", "parley"],
+        swiftSettings: strict),
 
     // MARK: Dialogue
     .target(name: "Dialogue", dependencies: ["ParleyCore"], swiftSettings: strict),
@@ -86,7 +94,7 @@ var targets: [Target] = [
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
-            "Dialogue", "REPL",
+            "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

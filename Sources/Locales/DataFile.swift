@@ -36,8 +36,9 @@ public enum DataFile {
     public static func rows(of text: String) -> [DataFileRow] {
         var rows: [DataFileRow] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            // Only spaces and a CR are trimmed: a trailing tab is an empty last field.
+            let line = rawLine.trimmingCharacters(in: CharacterSet(charactersIn: " \r"))
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") else { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             rows.append(DataFileRow(line: index + 1, fields: fields))

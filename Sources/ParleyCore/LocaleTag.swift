@@ -17,7 +17,7 @@ public struct LocaleTag: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses the canonical forms `en`, `en-US`, `en_US`, `es-419`; nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         guard let language = parts.first,
               (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter })
         else { return nil }

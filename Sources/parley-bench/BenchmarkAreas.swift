@@ -3,4 +3,6 @@ import ArgumentParser
 /// Every benchmark area, one subcommand each. Add new areas here.
 let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
+    TranslationBenchmark.self,
+    SynthesisBenchmark.self,
 ]

@@ -17,7 +17,7 @@ struct Inventory {
         let directories = try options.directories()
         return Inventory(locales: try LocaleRegistry.load(from: directories.layered),
                          models: ModelRegistry(userDirectory: directories.models),
-                         synthesis: Result { try SynthesisInventoryProbe.probe() },
+                         synthesis: Result { try SynthesisInventoryProbe.probe(genders: VoiceGenderTable.load(from: directories.layered)) },
                          translation: ApertiumModes())
     }
 

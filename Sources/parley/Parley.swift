@@ -16,7 +16,10 @@ struct Parley: AsyncParsableCommand {
             Start with `parley doctor` to check the engines, and `parley languages` to see \
             which locales can be recognized, spoken and translated.
             """,
-        subcommands: [DialogCommand.self, DoctorCommand.self, LanguagesCommand.self],
+        subcommands: [
+            DialogCommand.self, DoctorCommand.self, LanguagesCommand.self, SayCommand.self, VoicesCommand.self,
+            TranslateCommand.self, DictCommand.self,
+        ],
         defaultSubcommand: DialogCommand.self
     )
 

@@ -1,0 +1,53 @@
+/// Why a pronunciation could not be used or an edit could not be made, in words a person can act on.
+public enum PronunciationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The IPA text was empty.
+    case emptyPronunciation(word: String)
+    /// The word or phrase was empty.
+    case emptyWord
+    /// The word cannot be written in a dictionary file.
+    case unwritableWord(String)
+    /// A symbol has no eSpeak NG equivalent in the language's table; `position` counts characters from 1.
+    case unknownSymbol(symbol: String, position: Int, ipa: String, language: String)
+    /// A stress mark with no sound after it in its word.
+    case danglingStress(position: Int, ipa: String)
+    /// A phoneme string that is not made only of the table's mnemonics (never sent to espeak).
+    case invalidMnemonics(String, language: String)
+    /// No IPA table exists for the language.
+    case noSymbolTable(language: String, path: String)
+    /// The word has no entry in the person's dictionary.
+    case notInDictionary(word: String, language: String)
+    /// eSpeak NG has no voice for the language.
+    case noVoice(language: String)
+    /// A file could not be read, written or locked.
+    case fileFailure(path: String, reason: String)
+    /// A PLS or CMU file could not be imported.
+    case importFailure(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .emptyPronunciation(word):
+            return "the pronunciation of '\(word)' is empty; give it in IPA, e.g. təˈmɑːtəʊ"
+        case .emptyWord:
+            return "the word is empty; give the word or phrase before its pronunciation"
+        case let .unwritableWord(word):
+            return "'\(word)' cannot be a dictionary word: it must not start with #"
+        case let .unknownSymbol(symbol, position, ipa, language):
+            return "'\(symbol)' at position \(position) of '\(ipa)' has no eSpeak NG equivalent in the \(language) table; "
+                + "use one of the symbols `parley dict symbols \(language)` lists"
+        case let .danglingStress(position, ipa):
+            return "the stress mark at position \(position) of '\(ipa)' has no sound after it; put it before a syllable"
+        case let .invalidMnemonics(phonemes, language):
+            return "'\(phonemes)' is not made of eSpeak NG phonemes of the \(language) table; re-enter the word in IPA"
+        case let .noSymbolTable(language, path):
+            return "no IPA table for '\(language)' (looked for \(path)); regenerate it with `parley dict build-tables \(language)`"
+        case let .notInDictionary(word, language):
+            return "'\(word)' is not in your \(language) dictionary; `parley dict list \(language)` shows what is"
+        case let .noVoice(language):
+            return "no eSpeak NG voice speaks '\(language)'; `parley languages` lists what can be spoken"
+        case let .fileFailure(path, reason):
+            return "\(path): \(reason)"
+        case let .importFailure(path, reason):
+            return "cannot import \(path): \(reason)"
+        }
+    }
+}

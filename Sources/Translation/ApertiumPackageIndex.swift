@@ -1,0 +1,52 @@
+import Locales
+import Foundation
+
+/// The Debian packages that provide Apertium language pairs, read from
+/// `apertium-packages.tsv`, so a missing direction can name what to install.
+///
+/// Debian names pairs with two- or three-letter codes in either order
+/// (`apertium-eng-spa`, `apertium-fr-es`), so a package matches when its two
+/// codes are the two languages, each by its ISO 639-1 or Apertium code.
+public struct ApertiumPackageIndex: Sendable, Equatable {
+    /// The data file's name in a data directory.
+    public static let fileName = "apertium-packages.tsv"
+
+    /// Package names, e.g. `apertium-eng-spa`.
+    public private(set) var packages: [String]
+
+    /// Creates an index of known package names.
+    public init(packages: [String] = []) {
+        self.packages = packages
+    }
+
+    /// Parses the text of an `apertium-packages.tsv` file (one package name per row); `path` names it in errors.
+    public init(parsing text: String, path: String) throws {
+        packages = try DataFile.rows(of: text).map { row in
+            guard row.fields[0].hasPrefix("apertium-"), row.fields[0].split(separator: "-").count == 3 else {
+                throw DataFileError(path: path, line: row.line,
+                                    message: "'\(row.fields[0])' is not a pair package name such as apertium-eng-spa")
+            }
+            return row.fields[0]
+        }
+    }
+
+    /// The packages listed in `directories` (later directories add to earlier ones); missing files are skipped.
+    public static func load(from directories: [String]) throws -> ApertiumPackageIndex {
+        var index = ApertiumPackageIndex()
+        for directory in directories {
+            let path = (directory as NSString).appendingPathComponent(fileName)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            index.packages += try ApertiumPackageIndex(parsing: DataFile.read(path), path: path).packages
+        }
+        return index
+    }
+
+    /// The package that pairs a language known by `sourceCodes` with one known by `targetCodes`.
+    public func package(pairing sourceCodes: Set<String>, with targetCodes: Set<String>) -> String? {
+        packages.first { name in
+            let codes = name.split(separator: "-").dropFirst().map(String.init)
+            return (sourceCodes.contains(codes[0]) && targetCodes.contains(codes[1]))
+                || (targetCodes.contains(codes[0]) && sourceCodes.contains(codes[1]))
+        }
+    }
+}

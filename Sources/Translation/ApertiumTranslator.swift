@@ -1,0 +1,150 @@
+public import Locales
+public import Logging
+public import ParleyCore
+
+/// A translation with Apertium's unknown-word marks kept beside the clean text.
+public struct MarkedTranslation: Sendable, Hashable {
+    /// The clean result: text identical to `apertium -u`, and the unknown words.
+    public var result: TranslationResult
+    /// The text with marks, identical to `apertium DIRECTION`; nil when marks are turned off.
+    public var markedText: String?
+    /// The unknown words with what each mark means.
+    public var unknownWords: [UnknownWord]
+    /// The Apertium direction that translated it, e.g. `spa-eng_US`.
+    public var direction: String
+}
+
+/// Translates with Apertium, keeping one long-lived pipeline per direction.
+///
+/// Locales map to Apertium codes through the locale catalog (`en-US` → `eng`
+/// with variant `US`), and a direction with the target's variant is preferred
+/// (`spa-eng_US` for en-US). Each direction runs two pipelines side by side:
+/// a clean one, whose text is exactly what `apertium -u` prints, and a marked
+/// one, whose marks name the unknown words. They are started on first use or
+/// by `prepare(from:to:)`, restarted when they die or hang, and stopped by
+/// `shutdown()`.
+///
+/// ```swift
+/// let translator = ApertiumTranslator(locales: registry.catalog)
+/// let result = try await translator.translate("Good morning", from: enUS, to: esES)
+/// // result.text == "Buenos días"
+/// ```
+public actor ApertiumTranslator: Translator {
+    /// How the translator behaves.
+    public struct Configuration: Sendable {
+        /// Where the `.mode` files are.
+        public var modesDirectory: String
+        /// Time and size limits per sentence.
+        public var limits: TranslationLimits
+        /// Whether to run the marked pipeline that finds unknown words.
+        public var reportsUnknownWords: Bool
+
+        /// Creates a configuration; the defaults use Debian's modes directory and report unknown words.
+        public init(modesDirectory: String = ApertiumModes.defaultDirectory, limits: TranslationLimits = TranslationLimits(),
+                    reportsUnknownWords: Bool = true) {
+            self.modesDirectory = modesDirectory
+            self.limits = limits
+            self.reportsUnknownWords = reportsUnknownWords
+        }
+    }
+
+    /// The installed directions, read when the translator was created.
+    public nonisolated let modes: ApertiumModes
+    private let locales: LocaleCatalog
+    private let packages: ApertiumPackageIndex
+    private let configuration: Configuration
+    private let logger: Logger
+    private var sessions: [String: DirectionSession] = [:]
+
+    /// Creates a translator for the locales in `locales`; `packages` names what to install for a missing direction.
+    public init(locales: LocaleCatalog, packages: ApertiumPackageIndex = ApertiumPackageIndex(),
+                configuration: Configuration = Configuration(), logger: Logger = Logger(label: "parley.translation")) {
+        self.modes = ApertiumModes(directory: configuration.modesDirectory)
+        self.locales = locales
+        self.packages = packages
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Whether a direction from `source` to `target` is installed (nothing is started).
+    public func canTranslate(from source: LocaleTag, to target: LocaleTag) async -> Bool {
+        (try? direction(from: source, to: target)) != nil
+    }
+
+    /// Translates `text`: the clean text equals `apertium -u`'s, and the unknown words are listed beside it.
+    /// Throws `TranslationError` for a missing direction, refused text, or a pipeline that failed twice.
+    public func translate(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> TranslationResult {
+        try await translateMarked(text, from: source, to: target).result
+    }
+
+    /// Translates `text` and keeps the marked text and the kinds of unknown words.
+    public func translateMarked(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> MarkedTranslation {
+        let session = try session(from: source, to: target)
+        try validate(text)
+        guard !text.allSatisfy(\.isWhitespace) else {
+            return MarkedTranslation(result: TranslationResult(source: text, text: ""), markedText: nil,
+                                     unknownWords: [], direction: session.direction.name)
+        }
+        return try await session.translate(text)
+    }
+
+    /// Starts both pipelines of the direction between `source` and `target` and warms them
+    /// up, so the dialogue's first sentence does not pay for loading the dictionaries.
+    public func prepare(from source: LocaleTag, to target: LocaleTag) async throws {
+        try await session(from: source, to: target).prepare()
+    }
+
+    /// The installed direction that translates `source` into `target`, preferring the target's variant.
+    public nonisolated func direction(from source: LocaleTag, to target: LocaleTag) throws -> ApertiumDirection {
+        let sourceInfo = try info(for: source), targetInfo = try info(for: target)
+        let candidates = modes.directions(from: sourceInfo.apertiumCode, to: targetInfo.apertiumCode,
+                                          variant: targetInfo.apertiumVariant)
+        guard let chosen = candidates.first else {
+            throw TranslationError.missingDirection(.init(
+                source: source, target: target, wanted: "\(sourceInfo.apertiumCode)-\(targetInfo.apertiumCode)",
+                installed: modes.directions.map(\.name),
+                package: packages.package(pairing: codes(of: sourceInfo), with: codes(of: targetInfo))))
+        }
+        return chosen
+    }
+
+    /// Stops every pipeline; later sentences start them again.
+    public func shutdown() async {
+        for session in sessions.values { await session.stop() }
+        sessions = [:]
+    }
+
+    /// Process groups of the running pipelines of one direction (for diagnostics and tests).
+    public func processGroups(from source: LocaleTag, to target: LocaleTag) async throws -> [Int32] {
+        try await session(from: source, to: target).processGroups()
+    }
+
+    private func session(from source: LocaleTag, to target: LocaleTag) throws -> DirectionSession {
+        let chosen = try direction(from: source, to: target)
+        if let existing = sessions[chosen.name] { return existing }
+        let created = DirectionSession(direction: chosen, configuration: configuration, logger: logger)
+        sessions[chosen.name] = created
+        return created
+    }
+
+    private func validate(_ text: String) throws {
+        if text.unicodeScalars.contains("\u{0}") {
+            throw TranslationError.invalidInput("it contains a NUL character, which ends a sentence in Apertium's stream")
+        }
+        if text.count > configuration.limits.maximumCharacters {
+            throw TranslationError.invalidInput(
+                "it is \(text.count) characters long; the limit is \(configuration.limits.maximumCharacters)")
+        }
+    }
+
+    private nonisolated func info(for tag: LocaleTag) throws -> LocaleInfo {
+        guard let info = locales.info(for: tag) ?? locales.locales(ofLanguage: tag.language).first else {
+            throw TranslationError.unknownLocale(tag)
+        }
+        return info
+    }
+
+    private nonisolated func codes(of info: LocaleInfo) -> Set<String> {
+        [info.tag.language, info.apertiumCode]
+    }
+}

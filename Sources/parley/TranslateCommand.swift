@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Locales
+import ParleyCore
+import Translation
+
+/// `parley translate`: one sentence, or every line of standard input, through Apertium.
+struct TranslateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "translate",
+        abstract: "Translate text between two locales with Apertium, offline.",
+        discussion: """
+            With TEXT, prints its translation. Without it, translates standard input line by \
+            line and prints each translation as soon as it is ready, so it works in a pipe. \
+            The output is exactly what `apertium -u` prints. A line that cannot be translated \
+            gives an empty output line and a message on stderr, and the exit status is 1.
+
+            Unknown words: --unknown prints them on stderr with Apertium's mark (*word: not in \
+            the source dictionary, @word: no translation, #word: cannot be inflected); --json \
+            prints one object per line with them.
+            """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("The language of the text: en, en-US, English, español…", valueName: "locale"))
+    var from: String
+
+    @Option(help: ArgumentHelp("The language to translate into.", valueName: "locale"))
+    var to: String
+
+    @Flag(help: "Print the unknown words of each sentence on stderr.")
+    var unknown = false
+
+    @Flag(help: "Print one JSON object per sentence: source, text, unknown_words, marked, direction.")
+    var json = false
+
+    @Argument(help: "The text to translate (default: each line of standard input).")
+    var text: [String] = []
+
+    func run() async throws {
+        let failures = try await reportingFailure {
+            let (translator, source, target) = try makeTranslator()
+            do {
+                let failures = try await translate(with: translator, from: source, to: target)
+                await translator.shutdown()
+                return failures
+            } catch {
+                await translator.shutdown()
+                throw error
+            }
+        }
+        if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Translates TEXT, or every line of standard input; returns how many lines failed.
+    private func translate(with translator: ApertiumTranslator, from source: LocaleTag, to target: LocaleTag) async throws -> Int {
+        let printer = TranslationPrinter(json: json, showsUnknownWords: unknown)
+        guard text.isEmpty else {
+            try printer.print(await translator.translateMarked(text.joined(separator: " "), from: source, to: target))
+            return 0
+        }
+        return await translateLines(with: translator, from: source, to: target, printer: printer)
+    }
+
+    /// The translator and the resolved locales; fails at once when the direction is missing.
+    private func makeTranslator() throws -> (ApertiumTranslator, LocaleTag, LocaleTag) {
+        let registry = try common.localeRegistry()
+        let source = try registry.resolve(from, for: .recognition)
+        let target = try registry.resolve(to, for: .synthesis)
+        let packages = try ApertiumPackageIndex.load(from: common.directories().layered)
+        let translator = ApertiumTranslator(locales: registry.catalog, packages: packages,
+                                            configuration: .init(reportsUnknownWords: unknown || json))
+        _ = try translator.direction(from: source, to: target)
+        return (translator, source, target)
+    }
+
+    /// Translates each stdin line in order; returns how many failed.
+    private func translateLines(with translator: ApertiumTranslator, from source: LocaleTag, to target: LocaleTag,
+                                printer: TranslationPrinter) async -> Int {
+        var failures = 0
+        for await line in StandardInputLines.stream() {
+            do {
+                try printer.print(await translator.translateMarked(line, from: source, to: target))
+            } catch {
+                failures += 1
+                printError(String(describing: error))
+                printer.printBlankLine()
+            }
+        }
+        return failures
+    }
+}
+
+/// Writes translations to stdout unbuffered, one line each, and unknown words to stderr.
+struct TranslationPrinter {
+    var json: Bool
+    var showsUnknownWords: Bool
+
+    /// One JSON line.
+    struct Line: Encodable {
+        var source: String
+        var text: String
+        var unknown_words: [String]
+        var marked: String?
+        var direction: String
+    }
+
+    func print(_ translation: MarkedTranslation) throws {
+        if showsUnknownWords, !translation.unknownWords.isEmpty {
+            printError("unknown words: " + translation.unknownWords.map(\.description).joined(separator: ", "))
+        }
+        guard json else { return write(translation.result.text) }
+        let line = Line(source: translation.result.source, text: translation.result.text,
+                        unknown_words: translation.result.unknownWords, marked: translation.markedText,
+                        direction: translation.direction)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        write(String(decoding: try encoder.encode(line), as: UTF8.self))
+    }
+
+    func printBlankLine() { write("") }
+
+    private func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Standard input's lines, read on a thread of their own so that waiting for
+/// the next line never holds one of Swift's cooperative threads.
+enum StandardInputLines {
+    static func stream() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let reader = Thread {
+                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+                continuation.finish()
+            }
+            reader.start()
+        }
+    }
+}

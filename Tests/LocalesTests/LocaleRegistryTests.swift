@@ -1,0 +1,137 @@
+import Foundation
+import Locales
+import ParleyCore
+import Testing
+import TestSupport
+
+/// The shipped locale tables, and resolution of what a person types.
+@Suite struct LocaleRegistryTests {
+    let registry: LocaleRegistry
+
+    init() throws {
+        registry = try LocaleRegistry.load(from: [Fixtures.dataDirectory])
+    }
+
+    @Test(arguments: [
+        ("en", SpeechEngineKind.recognition, "en-US"), ("en-US", .recognition, "en-US"), ("en_us", .synthesis, "en-US"),
+        ("English", .recognition, "en-US"), ("english", .synthesis, "en-US"), ("español", .synthesis, "es-ES"),
+        ("Espanol", .synthesis, "es-ES"), ("es", .synthesis, "es-ES"), ("es-419", .synthesis, "es-419"),
+        ("British English", .synthesis, "en-GB"), ("pt", .recognition, "pt-BR"), ("pt", .synthesis, "pt-PT"),
+        ("  fr  ", .synthesis, "fr-FR"),
+    ])
+    func resolves(input: String, engine: SpeechEngineKind, expected: String) throws {
+        #expect(try registry.resolve(input, for: engine).description == expected)
+    }
+
+    @Test func prefersAnInstalledCandidate() throws {
+        let installed: (LocaleTag) -> Bool = { $0.description == "es-MX" }
+        #expect(try registry.resolve("es", for: .recognition, isInstalled: installed).description == "es-MX")
+        #expect(try registry.resolve("Spanish", for: .recognition, isInstalled: installed).description == "es-MX")
+    }
+
+    @Test(arguments: [("Englsh", "English"), ("en-AU", "en-US"), ("spanich", "Spanish"), ("xx", nil)])
+    func unknownInputSuggestsCloseOnes(input: String, suggestion: String?) {
+        #expect {
+            try registry.resolve(input)
+        } throws: { error in
+            guard let error = error as? UnknownLocaleError else { return false }
+            let mentionsInput = error.description.contains("unknown locale '\(input)'")
+            return mentionsInput && (suggestion.map { error.suggestions.contains($0) } ?? true)
+        }
+    }
+
+    @Test func catalogMapsEnginesCodes() throws {
+        let spanish = try #require(registry.catalog.info(for: LocaleTag("es-ES")!))
+        #expect(spanish.espeakVoice == "es")
+        #expect(spanish.apertiumCode == "spa")
+        let american = try #require(registry.catalog.info(for: LocaleTag("en-US")!))
+        #expect(american.apertiumCode == "eng")
+        #expect(american.apertiumVariant == "US")
+        #expect(registry.catalog.info(for: LocaleTag("gl-ES")!)?.espeakVoice == nil)
+    }
+
+    @Test func userFilesOverrideShippedRows() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "recognition\ten\ten-GB,en-US\n".write(to: directory.appendingPathComponent("locale-priority.tsv"),
+                                                   atomically: true, encoding: .utf8)
+        try "en-AU\tAustralian English\ten\teng\n".write(to: directory.appendingPathComponent("locales.tsv"),
+                                                          atomically: true, encoding: .utf8)
+        let layered = try LocaleRegistry.load(from: [Fixtures.dataDirectory, directory.path])
+        #expect(try layered.resolve("en", for: .recognition).description == "en-GB")
+        #expect(try layered.resolve("en", for: .synthesis).description == "en-US")
+        #expect(try layered.resolve("Australian English").description == "en-AU")
+    }
+}
+
+/// Malformed data files are reported with file and line.
+@Suite struct DataFileErrorTests {
+    @Test(arguments: [
+        ("en-US\tEnglish\ten-us\n", 1, "expected 4 tab-separated fields"),
+        ("# comment\n\nenglish\tEnglish\ten-us\teng\n", 3, "'english' is not a locale tag"),
+        ("en\tEnglish\ten-us\teng\n", 1, "of the form language-REGION"),
+        ("en-US\tEnglish\ten-us\tenglish\n", 1, "is not an Apertium code"),
+    ])
+    func catalogLines(text: String, line: Int, message: String) {
+        #expect {
+            try LocaleCatalog(parsing: text, path: "locales.tsv")
+        } throws: { error in
+            let error = error as? DataFileError
+            return error?.line == line && error?.path == "locales.tsv"
+                && error?.description.hasPrefix("locales.tsv:\(line): ") == true
+                && error?.message.contains(message) == true
+        }
+    }
+
+    @Test(arguments: [
+        ("recognition\ten\n", "expected 3 tab-separated fields"),
+        ("speaking\ten\ten-US\n", "unknown engine 'speaking'"),
+        ("synthesis\ten-US\ten-US\n", "not a bare language code"),
+        ("synthesis\ten\tes-ES\n", "es-ES is not a locale of language 'en'"),
+        ("synthesis\ten\tEnglish\n", "'English' is not a locale tag"),
+        ("synthesis\ten\t\n", "no locales listed"),
+    ])
+    func priorityLines(text: String, message: String) {
+        #expect {
+            try PriorityTable(parsing: "# header\n" + text, path: "p.tsv")
+        } throws: { error in
+            (error as? DataFileError)?.line == 2 && (error as? DataFileError)?.message.contains(message) == true
+        }
+    }
+
+    @Test func missingFileNamesIt() {
+        #expect {
+            try LocaleRegistry.load(from: ["/nonexistent/parley"])
+        } throws: { error in
+            (error as? DataFileError)?.description == "/nonexistent/parley/locales.tsv: cannot be read as UTF-8 text"
+        }
+    }
+}
+
+/// Finding the shipped data from the places a binary can live.
+@Suite struct DataDirectoriesTests {
+    @Test func prefersTheEnvironmentThenThePrefix() throws {
+        let prefix = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let share = prefix.appendingPathComponent("share/parley/dictionaries")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        try "".write(to: share.appendingPathComponent("locales.tsv"), atomically: true, encoding: .utf8)
+        let installed = try DataDirectories.discover(environment: ["HOME": "/home/ana"],
+                                                     executablePath: prefix.path + "/bin/parley")
+        #expect(installed.shipped == share.path)
+        #expect(installed.user == "/home/ana/.local/share/parley/dictionaries")
+        #expect(installed.state == "/home/ana/.local/state/parley")
+        let explicit = try DataDirectories.discover(
+            userOverride: "/tmp/mine", environment: ["PARLEY_DATA_DIR": Fixtures.dataDirectory, "XDG_DATA_HOME": "/x"],
+            executablePath: prefix.path + "/bin/parley")
+        #expect(explicit.shipped == Fixtures.dataDirectory)
+        #expect(explicit.user == "/tmp/mine")
+        #expect(explicit.models == "/x/parley/models")
+    }
+
+    @Test func fallsBackToTheSourceTree() throws {
+        let found = try DataDirectories.discover(environment: ["HOME": "/h"], executablePath: "/nowhere/bin/parley")
+        #expect(found.shipped == DataDirectories.sourceTreeDataDirectory)
+        #expect(FileManager.default.fileExists(atPath: found.shipped + "/locales.tsv"))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `parley doctor` and `parley languages` against the real installation.
+@Suite struct DoctorCommandTests {
+    @Test func everyPartIsFoundOnTheTestMachine() throws {
+        let output = try ProcessRunner.parley(["doctor"])
+        #expect(output.status == 0, "doctor failed: \(output.stderr)")
+        let parts = output.stdout.split(separator: "\n").dropFirst().map { line in
+            ["PulseAudio", "eSpeak NG", "PocketSphinx", "Apertium", "readline"].first { line.hasPrefix($0) }
+        }
+        #expect(parts == ["PulseAudio", "eSpeak NG", "PocketSphinx", "Apertium", "readline"])
+        #expect(output.stdout.contains("sink parley_speaker; source parley_mic.monitor"))
+        #expect(output.stdout.contains("models: en-US"))
+        #expect(output.stdout.contains("eng-spa") && output.stdout.contains("spa-eng"))
+        #expect(!output.stdout.contains("MISSING"))
+    }
+
+    @Test func failsAndNamesTheServerWhenNothingListens() throws {
+        let output = try ProcessRunner.parley(["doctor", "--server", "unix:/nonexistent/parley/native"])
+        #expect(output.status == 1)
+        let pulseRow = output.stdout.split(separator: "\n").first { $0.hasPrefix("PulseAudio") }
+        #expect(pulseRow?.contains("MISSING") == true)
+        #expect(pulseRow?.contains("unix:/nonexistent/parley/native") == true)
+        #expect(output.stderr.hasPrefix("parley: PulseAudio not usable"))
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func languagesReportsWhatIsInstalled() throws {
+        let output = try ProcessRunner.parley(["languages", "--json"])
+        #expect(output.status == 0, "languages failed: \(output.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
+        let byLocale = Dictionary(uniqueKeysWithValues: (rows ?? []).map { ($0["locale"] as? String ?? "", $0) })
+        let english = try #require(byLocale["en-US"])
+        #expect(english["recognition"] as? Bool == true)
+        #expect(english["synthesis"] as? Bool == true)
+        #expect((english["translation"] as? [String])?.contains("es-ES") == true)
+        let spanish = try #require(byLocale["es-ES"])
+        #expect(spanish["recognition"] as? Bool == false)
+        #expect(spanish["synthesis"] as? Bool == true)
+        #expect((spanish["translation"] as? [String])?.contains("en-US") == true)
+        #expect(byLocale["fr-FR"]?["translation"] as? [String] == [])
+    }
+
+    @Test func aUserModelFolderAddsRecognition() throws {
+        let models = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: models) }
+        let spanish = models.appendingPathComponent("es-ES")
+        try FileManager.default.createDirectory(at: spanish.appendingPathComponent("acoustic"), withIntermediateDirectories: true)
+        for file in ["acoustic/mdef", "es.lm.bin", "es.dict"] {
+            #expect(FileManager.default.createFile(atPath: spanish.appendingPathComponent(file).path, contents: Data()))
+        }
+        let output = try ProcessRunner.parley(["languages", "--json", "--models", models.path])
+        let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.first { $0["locale"] as? String == "es-ES" }?["recognition"] as? Bool == true)
+    }
+
+    @Test func usageErrorsExitWith64() throws {
+        let output = try ProcessRunner.parley(["languages", "--no-such-option"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--no-such-option"))
+    }
+}

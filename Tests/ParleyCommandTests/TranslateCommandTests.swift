@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `parley translate` end to end, compared with the `apertium` command.
+@Suite struct TranslateCommandTests {
+    /// What `apertium -u DIRECTION` prints for one line, spawned anew.
+    func apertium(_ direction: String, _ line: String) throws -> String {
+        try ProcessRunner.run(["apertium", "-u", direction], input: Data((line + "\n").utf8))
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func translatesEveryStandardInputLineInOrder() throws {
+        let lines = ["Good morning.", "", "Where is the train station?", "I would like two tickets, please."]
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"],
+                                           input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let printed = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(printed == (try lines.map { try apertium("eng-spa", $0) }))
+    }
+
+    @Test func translatesTheTextArgument() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "es", "--to", "en-US",
+                                            "¿Dónde", "está", "el", "hotel?"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == (try apertium("spa-eng_US", "¿Dónde está el hotel?")) + "\n")
+    }
+
+    @Test func jsonCarriesTheUnknownWords() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es", "--json"],
+                                           input: Data("I have a xyzzy.\n".utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        #expect(object?["unknown_words"] as? [String] == ["xyzzy"])
+        #expect(object?["text"] as? String == (try apertium("eng-spa", "I have a xyzzy.")))
+        #expect(object?["direction"] as? String == "eng-spa")
+    }
+
+    @Test func unknownPrintsTheMarkedWordsOnStandardError() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es",
+                                            "--unknown", "I have a xyzzy."])
+        #expect(output.status == 0)
+        #expect(output.stderr == "parley: unknown words: *xyzzy\n")
+        #expect(!output.stdout.contains("*"))
+    }
+
+    @Test func aMissingDirectionFailsWithOneSentence() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "fr", "--to", "es", "Bonjour"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("installed directions: eng-spa, spa-eng, spa-eng_US"))
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aLineThatCannotBeTranslatedKeepsTheLinesAligned() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"],
+                                           input: Data("Hello\u{0}world\nGood morning.\n".utf8))
+        #expect(output.status == 1)
+        #expect(output.stdout == "\n" + (try apertium("eng-spa", "Good morning.")) + "\n")
+        #expect(output.stderr.contains("NUL"))
+    }
+
+    /// Each translation appears before the next line is even written: the command works in a pipe.
+    @Test func answersEachLineBeforeTheNextArrives() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
+        process.arguments = ["translate", "--from", "en", "--to", "es"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        for sentence in ["Good morning.", "Thank you very much."] {
+            input.fileHandleForWriting.write(Data((sentence + "\n").utf8))
+            let line = try #require(readLine(from: output.fileHandleForReading, within: 30))
+            #expect(line == (try apertium("eng-spa", sentence)))
+        }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// One line from `handle`, or nil when none arrives within `seconds`.
+    private func readLine(from handle: FileHandle, within seconds: Double) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var bytes = Data()
+        DispatchQueue.global().async {
+            while !bytes.contains(10) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                bytes.append(chunk)
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success, let end = bytes.firstIndex(of: 10) else { return nil }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}

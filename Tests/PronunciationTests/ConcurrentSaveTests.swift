@@ -1,0 +1,70 @@
+import Foundation
+import Locales
+import Testing
+import TestSupport
+@testable import Pronunciation
+
+/// Saves from real `parley dict add` processes: killed at random moments, and racing each other.
+@Suite("Atomic, locked saves", .serialized)
+struct ConcurrentSaveTests {
+    /// Starts `parley dict add en WORD IPA` on the user directory `directory`.
+    static func startAdd(_ word: String, directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
+        process.arguments = ["dict", "add", "en", word, "təˈmɑːtəʊ", "--dictionaries", directory]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The keys of the user's English dictionary, failing the test if any line is malformed.
+    static func keys(_ dictionaries: PronunciationDictionaries) throws -> Set<String> {
+        let document = try #require(try dictionaries.read(language: "en", layer: .user))
+        #expect(document.problems.isEmpty, "\(document.problems.prefix(3))")
+        return Set(document.entries.map(\.key))
+    }
+
+    @Test("a save killed at any moment leaves the old or the new dictionary, never a broken one")
+    func killedSaves() throws {
+        let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
+        let directory = dictionaries.directories.user
+        // A large file makes the write long enough to be interrupted often.
+        try dictionaries.add(entries: (0..<5_000).map { DictionaryEntry(word: "seed\($0)", ipa: "sˈiːd") }, language: "en")
+        var expected = try Self.keys(dictionaries)
+        let started = Date()
+        try Self.startAdd("calibration", directory: directory).waitUntilExit()
+        let fullRun = Date().timeIntervalSince(started)
+        expected.insert("calibration")
+        var (killed, completed) = (0, 0)
+        for round in 0..<60 {
+            let word = "word\(round)"
+            let process = try Self.startAdd(word, directory: directory)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            let keys = try Self.keys(dictionaries)
+            if keys == expected.union([word]) {
+                expected.insert(word)
+                completed += 1
+            } else {
+                let intact = keys == expected
+                #expect(intact, "round \(round): \(keys.count) entries, neither the old \(expected.count) nor the new \(expected.count + 1)")
+            }
+        }
+        #expect(killed > 0 && completed > 0, "killed \(killed), completed \(completed)")
+    }
+
+    @Test("eight processes adding at once never lose an entry")
+    func concurrentEditors() throws {
+        let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
+        try dictionaries.add(word: "first", ipa: "fˈɜːst", language: "en")
+        let processes = try (0..<8).map { try Self.startAdd("parallel\($0)", directory: dictionaries.directories.user) }
+        processes.forEach { $0.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let keys = try Self.keys(dictionaries)
+        #expect(keys.count == 9)
+        #expect(keys == Set(["first"] + (0..<8).map { "parallel\($0)" }))
+    }
+}
