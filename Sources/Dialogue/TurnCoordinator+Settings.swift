@@ -95,7 +95,9 @@ extension TurnCoordinator {
         guard state.awaitsInput, let turnSide = state.side else {
             return emit(.notice("a turn is being translated or spoken; wait for it"))
         }
-        guard configuration.speaksTranslations else { return emit(.notice("speech output is off (--mute)")) }
+        guard canSpeak else {
+            return emit(.notice(configuration.speaksTranslations ? "speech output is unavailable" : "speech output is off (--mute)"))
+        }
         let request = detachListening()
         correcting = nil
         let myEpoch = epoch

@@ -75,7 +75,7 @@ extension TurnCoordinator {
         activeTurn = draft
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
                           unknownWords: translation.unknownWords))
-        if configuration.speaksTranslations {
+        if canSpeak {
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, epoch: myEpoch)
             guard epoch == myEpoch else { return }
@@ -103,13 +103,15 @@ extension TurnCoordinator {
         }
     }
 
+    /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
+    var canSpeak: Bool {
+        configuration.speaksTranslations && engines.synthesizer != nil && engines.sink != nil
+    }
+
     /// Speaks `text` to `side` with the capture gate closed; returns when the
     /// speaker has drained (or failed, reported). Times are nil for what did not happen.
     func speak(_ text: String, to side: DialogueSide, epoch myEpoch: Int) async -> (start: Double?, end: Double?) {
-        guard let synthesizer = engines.synthesizer, let sink = engines.sink else {
-            emit(.notice("speech output is unavailable; the translation is only printed"))
-            return (nil, nil)
-        }
+        guard let synthesizer = engines.synthesizer, let sink = engines.sink else { return (nil, nil) }
         await engines.source?.stopListening()
         let settings = configuration[side]
         emit(.speaking(side: side, text: text))

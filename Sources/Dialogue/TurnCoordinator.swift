@@ -67,6 +67,9 @@ public actor TurnCoordinator {
             recognizableLocales = Set(await recognizer.supportedLocales())
         }
         for limitation in engines.limitations { emit(.notice(limitation)) }
+        if configuration.speaksTranslations, engines.synthesizer == nil || engines.sink == nil {
+            emit(.notice("speech output is unavailable; translations are printed only"))
+        }
         await reportTranslationDirections()
         startBackgroundTasks()
         await beginTurn(.a)

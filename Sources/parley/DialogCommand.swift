@@ -68,7 +68,7 @@ struct DialogCommand: AsyncParsableCommand {
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             let engines = await makeEngines(EngineRequest(command: self, directories: directories,
-                                                          locales: [sides.0, sides.1]))
+                                                          registry: registry, locales: [sides.0, sides.1]))
             let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)

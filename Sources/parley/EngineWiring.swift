@@ -1,6 +1,7 @@
 import Dialogue
 import Locales
 import ParleyCore
+import Translation
 
 /// What `makeEngines` needs to build the engines of a conversation.
 struct EngineRequest {
@@ -8,6 +9,8 @@ struct EngineRequest {
     var command: DialogCommand
     /// Data, models and state directories.
     var directories: DataDirectories
+    /// The locale tables.
+    var registry: LocaleRegistry
     /// The locales of sides A and B.
     var locales: [LocaleTag]
 }
@@ -24,10 +27,16 @@ struct EngineRequest {
 /// start is left out with a one-sentence limitation; the dialogue goes on
 /// without it.
 ///
-/// The speech, audio and translation modules are not connected here yet, so
-/// the dialogue runs typed-only and says that translation is unavailable.
+/// The translator is connected; the audio session, the recognizer and the
+/// synthesizer are not yet, so lines are typed and translations printed.
 func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
-    DialogueEngines(limitations: [
-        "the speech and translation engines are not connected in this build: lines are typed, and translation is unavailable",
-    ])
+    DialogueEngines(
+        translator: makeTranslator(request),
+        limitations: ["the microphone and the speaker are not connected in this build: type each line; translations are printed"])
+}
+
+/// Apertium, one process per direction, started on the first sentence.
+private func makeTranslator(_ request: EngineRequest) -> any Translator {
+    let packages = (try? ApertiumPackageIndex.load(from: request.directories.layered)) ?? ApertiumPackageIndex()
+    return ApertiumTranslator(locales: request.registry.catalog, packages: packages)
 }

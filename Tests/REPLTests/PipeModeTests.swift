@@ -34,16 +34,36 @@ struct PipeModeTests {
         #expect(turns.map { $0?["side"] as? String } == ["A", "B", "B"], "after :swap the last line is B's again")
     }
 
-    @Test func parleyWithoutEnginesSaysTranslationIsUnavailableAndExitsZero() throws {
+    @Test func parleyTranslatesTypedLinesLikeApertiumAndWritesTheTranscript() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = "hello\n:swp\n:b fr\n:languages\n"
-        let output = try ProcessRunner.parley(["--no-history", "--no-transcript"], input: Data(input.utf8),
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let english = "Where is the train station?"
+        let reference = try ProcessRunner.run(["apertium", "-u", "eng-spa"], input: Data((english + "\n").utf8))
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = try ProcessRunner.parley(["--no-history", "--transcript", transcript],
+                                              input: Data("\(english)\nMuchas gracias.\n".utf8),
+                                              environment: ["XDG_STATE_HOME": directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").contains { $0.hasPrefix("→ es-ES: \(reference)") })
+        #expect(!output.stdout.contains("\u{1B}"))
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(turns.count == 2)
+        #expect(turns[0]?["side"] as? String == "A" && turns[0]?["input"] as? String == "typed")
+        #expect(turns[0]?["text"] as? String == english && turns[0]?["translation"] as? String == reference)
+        #expect(turns[1]?["side"] as? String == "B" && turns[1]?["target_locale"] as? String == "en-US")
+        let back = try #require(turns[1]?["translation"] as? String)
+        #expect(!back.isEmpty && back != "Muchas gracias.")
+    }
+
+    @Test func parleyCommandsOverAPipe() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript"], input: Data(":swp\n:b fr\n:languages\n".utf8),
                                               environment: ["XDG_STATE_HOME": directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("A en-US: hello (typed)"))
-        #expect(lines.contains { $0.hasPrefix("error: translation is unavailable") })
         #expect(lines.contains("error: unknown command ':swp'; did you mean :swap? (:help lists them)"))
         #expect(lines.contains("note: side B now speaks fr-FR"))
         #expect(lines.contains { $0.hasPrefix("locale") && $0.contains("recognition") }, "the :languages table")
