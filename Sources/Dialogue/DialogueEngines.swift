@@ -26,12 +26,15 @@ public struct DialogueEngines: Sendable {
     /// Why parts are missing, one sentence each, reported when the conversation starts
     /// (e.g. "no audio server: … ; continuing with typed input").
     public var limitations: [String]
+    /// Called once when the conversation ends: stop translation processes, close the audio session.
+    public var shutdown: @Sendable () async -> Void
 
     /// Creates a set of engines; leave out what is not available.
     public init(source: (any AudioSource)? = nil, sink: (any AudioSink)? = nil,
                 audioEvents: AsyncStream<AudioEvent>? = nil,
                 recognizer: (any SpeechRecognizer)? = nil, translator: (any Translator)? = nil,
-                synthesizer: (any SpeechSynthesizer)? = nil, limitations: [String] = []) {
+                synthesizer: (any SpeechSynthesizer)? = nil, limitations: [String] = [],
+                shutdown: @escaping @Sendable () async -> Void = {}) {
         self.source = source
         self.sink = sink
         self.audioEvents = audioEvents
@@ -39,6 +42,7 @@ public struct DialogueEngines: Sendable {
         self.translator = translator
         self.synthesizer = synthesizer
         self.limitations = limitations
+        self.shutdown = shutdown
     }
 
     /// No engines at all: typed input, and a message that translation is unavailable.

@@ -75,7 +75,8 @@ public actor TurnCoordinator {
         await beginTurn(.a)
     }
 
-    /// Ends the conversation now: stops listening and speaking, closes the event stream.
+    /// Ends the conversation now: stops listening and speaking, shuts the engines
+    /// down, closes the event stream.
     public func stop() async {
         guard state != .ended else { return }
         let request = detachListening()
@@ -86,6 +87,7 @@ public actor TurnCoordinator {
         backgroundTasks.forEach { $0.cancel() }
         await closeGate(cancelling: request)
         if wasSpeaking { await stopSpeech() }
+        await engines.shutdown()
         continuation.finish()
         transcript = nil
     }

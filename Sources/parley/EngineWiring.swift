@@ -30,13 +30,15 @@ struct EngineRequest {
 /// The translator is connected; the audio session, the recognizer and the
 /// synthesizer are not yet, so lines are typed and translations printed.
 func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
-    DialogueEngines(
-        translator: makeTranslator(request),
-        limitations: ["the microphone and the speaker are not connected in this build: type each line; translations are printed"])
+    let translator = makeTranslator(request)
+    return DialogueEngines(
+        translator: translator,
+        limitations: ["the microphone and the speaker are not connected in this build: type each line; translations are printed"],
+        shutdown: { await translator.shutdown() })
 }
 
 /// Apertium, one process per direction, started on the first sentence.
-private func makeTranslator(_ request: EngineRequest) -> any Translator {
+private func makeTranslator(_ request: EngineRequest) -> ApertiumTranslator {
     let packages = (try? ApertiumPackageIndex.load(from: request.directories.layered)) ?? ApertiumPackageIndex()
     return ApertiumTranslator(locales: request.registry.catalog, packages: packages)
 }

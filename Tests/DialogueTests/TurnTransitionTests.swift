@@ -1,3 +1,4 @@
+import Foundation
 import Dialogue
 import DialogueFakes
 import ParleyCore
@@ -180,4 +181,24 @@ struct TurnTransitionTests {
         await rig.coordinator.finishAndStop()
         #expect(rig.recorder.finishedTurns.map(\.text) == ["thank you"])
     }
+}
+
+extension TurnTransitionTests {
+    @Test func stoppingShutsTheEnginesDownOnce() async throws {
+        let count = ShutdownCount()
+        let rig = TestRig(engines: { $0.shutdown = { count.increment() } })
+        try await rig.start()
+        await rig.coordinator.stop()
+        await rig.coordinator.stop()
+        #expect(count.value == 1)
+        #expect(await rig.coordinator.state == .ended)
+        #expect(!rig.audio.isListening)
+    }
+}
+
+final class ShutdownCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }
