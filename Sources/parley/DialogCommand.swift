@@ -72,7 +72,7 @@ struct DialogCommand: AsyncParsableCommand {
             let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            let repl = Repl(coordinator: coordinator, services: services(registry),
+            let repl = Repl(coordinator: coordinator, services: services(registry, directories, [sides.0, sides.1]),
                             options: .detect(historyFile: history))
             try await repl.run()
         }
@@ -91,14 +91,18 @@ struct DialogCommand: AsyncParsableCommand {
         }
     }
 
-    private func services(_ registry: LocaleRegistry) -> ReplServices {
+    private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
+                          _ sides: [LocaleTag]) -> ReplServices {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
+        let languages = Array(Set(sides.map(\.language))).sorted()
         return ReplServices(
             resolveLocale: { try registry.resolve($0) },
             languages: { languagesTable(common) },
-            dictionary: { _ in "pronunciation dictionaries are not available in this build" },
-            completion: CompletionSource(locales: locales))
+            dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
+            completion: CompletionSource(locales: locales, dictionaryWords: {
+                dictionaryWords(languages: languages, directories: directories)
+            }))
     }
 }
 

@@ -71,6 +71,19 @@ struct PipeModeTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("parley/transcripts").path))
     }
 
+    @Test func dictCommandsRunLikeParleyDict() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dictionaries = directory.appendingPathComponent("dict").path
+        let input = ":dict add en zorblax ˈzɔːblæks\n:dict lookup en zorblax\n"
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--dictionaries", dictionaries],
+                                              input: Data(input.utf8), environment: ["XDG_STATE_HOME": directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let direct = try ProcessRunner.parley(["dict", "lookup", "en", "zorblax", "--dictionaries", dictionaries])
+        #expect(direct.status == 0 && direct.stdout.contains("ˈzɔːblæks"))
+        #expect(output.stdout.contains(direct.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
     @Test func parleyRefusesAnUnknownLocaleInOneSentence() throws {
         let output = try ProcessRunner.parley(["dialog", "en", "klingon", "--no-history"], input: Data())
         #expect(output.status == 1)

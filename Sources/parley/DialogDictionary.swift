@@ -1,0 +1,43 @@
+import Foundation
+import Locales
+import ParleyCore
+import Pronunciation
+
+/// `:dict …` in the dialogue: runs `parley dict …` as a child of this same
+/// binary and returns what it printed. The dictionary commands print as they
+/// go and save atomically; in a child process their output cannot cut through
+/// the prompt, and the REPL shows it as one block.
+func runDictionaryCommand(_ arguments: [String], dictionaries: String?) async -> String {
+    guard let executable = DataDirectories.currentExecutablePath() else {
+        return "error: cannot find the parley binary to run `parley dict`"
+    }
+    let extra = dictionaries.map { ["--dictionaries", $0] } ?? []
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["dict"] + arguments + (arguments.count >= 2 ? extra : [])
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            do {
+                try process.run()
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                continuation.resume(returning: "error: cannot run `parley dict`: \(error)")
+            }
+        }
+    }
+}
+
+/// Dictionary words of the given languages, for tab completion.
+func dictionaryWords(languages: [String], directories: DataDirectories) -> [String] {
+    let dictionaries = PronunciationDictionaries(directories: directories)
+    return languages.flatMap { language in
+        ((try? dictionaries.load(language: language))?.entries ?? []).map(\.entry.word)
+    }
+}
