@@ -4,6 +4,7 @@ import Foundation
 import Locales
 import ParleyCore
 import REPL
+import Synthesis
 
 /// `parley dialog` (and `parley` alone): the spoken-dialogue REPL.
 struct DialogCommand: AsyncParsableCommand {
@@ -100,10 +101,15 @@ struct DialogCommand: AsyncParsableCommand {
             resolveLocale: { try registry.resolve($0) },
             languages: { languagesTable(common) },
             dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
-            completion: CompletionSource(locales: locales, dictionaryWords: {
+            completion: CompletionSource(locales: locales, voices: installedVoices(), dictionaryWords: {
                 dictionaryWords(languages: languages, directories: directories)
             }))
     }
+}
+
+/// eSpeak NG's voice identifiers, for completing `:voice`; none when eSpeak cannot start.
+private func installedVoices() -> [String] {
+    ((try? SynthesisInventoryProbe.probe())?.voices ?? []).map(\.identifier)
 }
 
 /// The `:languages` table: the same facts as `parley languages`.
