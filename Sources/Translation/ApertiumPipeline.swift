@@ -50,9 +50,9 @@ final class ApertiumPipeline: @unchecked Sendable {
         _ = try await translate(sentence)
     }
 
-    /// Kills the process; the next sentence starts a new one.
+    /// Ends the process gracefully; the next sentence starts a new one.
     func stop() async {
-        await onQueue { self.discardProcess() }
+        await onQueue { self.discardProcess(grace: 0.5) }
     }
 
     /// The running pipeline's process group, if one is running (for diagnostics and tests).
@@ -103,8 +103,10 @@ final class ApertiumPipeline: @unchecked Sendable {
         return started
     }
 
-    private func discardProcess() {
-        process?.terminate()
+    /// Ends the running process. A failed one is killed at once (`grace` 0);
+    /// a healthy one is given `grace` seconds to end after its input closes.
+    private func discardProcess(grace: Double = 0) {
+        process?.terminate(grace: grace)
         process = nil
     }
 

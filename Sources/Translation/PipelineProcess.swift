@@ -88,14 +88,34 @@ final class PipelineProcess {
         }
     }
 
-    /// Kills every stage, reaps the shell and closes the pipes. Safe to call twice.
-    func terminate() {
+    /// Ends every stage, reaps the shell and closes the pipes. Safe to call twice.
+    ///
+    /// The input is closed first, so each stage reads the end, exits in turn and
+    /// is reaped by the shell. Only a pipeline still running after `grace`
+    /// seconds (hung or stopped) is killed as a group: killing first would leave
+    /// the stages unreaped, as zombies, once the shell is gone.
+    func terminate(grace: Double = 0.5) {
         guard !terminated else { return }
         terminated = true
-        kill(-processGroup, SIGKILL)
+        close(input)
+        if !reapShell(within: grace) {
+            kill(-processGroup, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(processGroup, &status, 0) == -1 && errno == EINTR {}
+        }
+        for fd in [output, errors] { close(fd) }
+    }
+
+    /// Waits up to `seconds` for the shell to exit; whether it was reaped.
+    private func reapShell(within seconds: Double) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         var status: Int32 = 0
-        while waitpid(processGroup, &status, 0) == -1 && errno == EINTR {}
-        for fd in [input, output, errors] { close(fd) }
+        repeat {
+            let result = waitpid(processGroup, &status, WNOHANG)
+            if result == processGroup || (result == -1 && errno == ECHILD) { return true }
+            usleep(5_000)
+        } while DispatchTime.now().uptimeNanoseconds < deadline
+        return false
     }
 
     /// What the stages last wrote on stderr, trimmed.
