@@ -63,7 +63,7 @@ enum Reference {
     static func convert(_ path: String, rate: Int, channels: Int, into directory: URL) throws -> String {
         let output = directory.appendingPathComponent("\(UUID().uuidString.prefix(8))-\(rate)-\(channels).wav").path
         let input = path.hasSuffix(".raw") ? ["-t", "raw", "-r", "16000", "-c", "1", "-e", "signed", "-b", "16", path] : [path]
-        let result = try ProcessRunner.run(["sox"] + input + ["-r", String(rate), "-c", String(channels), output])
+        let result = try ProcessRunner.run(["sox", "-D"] + input + ["-r", String(rate), "-c", String(channels), output])
         guard result.status == 0 else { throw ProcessRunner.Failure(message: "sox failed: \(result.stderr)") }
         return output
     }
