@@ -23,6 +23,9 @@ public enum AudioFileReader {
 
     /// Every frame as interleaved floats (`sf_open`, `sf_readf_float`), with the file's format.
     private static func readFloatFrames(_ path: String) throws -> ([Float], AudioFormat) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RecognitionError.unreadableAudio(path: path, reason: "the file does not exist")
+        }
         var info = SF_INFO()
         if rawExtensions.contains((path as NSString).pathExtension.lowercased()) {
             info.samplerate = Int32(AudioFormat.recognition.sampleRate)

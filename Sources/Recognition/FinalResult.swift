@@ -9,12 +9,13 @@ enum FinalResult {
         let segments = decoder.segments
         // n-best lists repeat hypotheses that differ only in pronunciation variants: ask for more.
         let hypotheses = decoder.bestHypotheses(limit: alternativeCount * 4 + 1)
+        let words = ResultAssembly.words(from: segments, originFrame: segments.first?.startFrame ?? 0,
+                                         framesPerSecond: DecoderConfiguration.framesPerSecond)
         return RecognitionResult(
             text: text,
-            confidence: decoder.posterior,
+            confidence: ResultAssembly.confidence(of: words, sentencePosterior: decoder.posterior),
             alternatives: ResultAssembly.alternatives(from: hypotheses, best: text, limit: alternativeCount),
-            words: ResultAssembly.words(from: segments, originFrame: segments.first?.startFrame ?? 0,
-                                        framesPerSecond: DecoderConfiguration.framesPerSecond),
+            words: words,
             isFinal: true)
     }
 }

@@ -41,4 +41,12 @@ enum ResultAssembly {
                            confidence: segment.posterior)
         }
     }
+
+    /// The utterance's confidence: the mean posterior of its words (`ps_seg_prob` with `-bestpath yes`).
+    /// The posterior of the whole hypothesis (`ps_get_prob`) is used only when there are no word
+    /// posteriors: it shrinks toward 0 as an utterance grows, so it ranks long sentences as unsure.
+    static func confidence(of words: [RecognizedWord], sentencePosterior: Double) -> Double {
+        guard !words.isEmpty else { return sentencePosterior }
+        return words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
 }
