@@ -7,8 +7,9 @@ public import ParleyCore
 ///
 /// libsndfile reads WAV, FLAC, OGG and the other formats it knows; a file
 /// named `.raw` or `.pcm` is headerless 16 kHz mono 16-bit little-endian, as
-/// `pocketsphinx_continuous` assumes. Channels are averaged to mono and any
-/// other rate is converted with libsamplerate.
+/// `pocketsphinx_continuous` assumes. Channels are averaged to mono, any
+/// other rate is converted with libsamplerate, and audio below 16 kHz gets its
+/// empty upper band filled with faint noise (`NarrowbandFill`).
 public enum AudioFileReader {
     /// Extensions of headerless 16 kHz mono s16le files.
     static let rawExtensions: Set<String> = ["raw", "pcm"]
@@ -17,8 +18,13 @@ public enum AudioFileReader {
     public static func read(_ path: String) throws -> PCMChunk {
         let (frames, format) = try readFloatFrames(path)
         let mono = downmix(frames, channels: format.channels)
-        let converted = try resample(mono, from: format.sampleRate, to: AudioFormat.recognition.sampleRate, path: path)
-        return PCMChunk(format: .recognition, samples: toInt16(converted))
+        let rate = AudioFormat.recognition.sampleRate
+        let converted = try resample(mono, from: format.sampleRate, to: rate, path: path)
+        let filled = try NarrowbandFill.fill(converted, sourceRate: format.sampleRate, rate: rate) { noise in
+            try resample(resample(noise, from: rate, to: format.sampleRate, path: path),
+                         from: format.sampleRate, to: rate, path: path)
+        }
+        return PCMChunk(format: .recognition, samples: toInt16(filled))
     }
 
     /// Every frame as interleaved floats (`sf_open`, `sf_readf_float`), with the file's format.

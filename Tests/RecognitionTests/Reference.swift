@@ -45,6 +45,12 @@ enum Reference {
         throw ProcessRunner.Failure(message: "no transcript for \(name) in \(listing)")
     }
 
+    /// The recordings with a known transcript: the LibriVox clips and two of the short ones.
+    static func transcripts() throws -> [(String, String)] {
+        try [("goforward.raw", "go forward ten meters"), ("something.raw", "go somewhere and do something")]
+            + librivoxNames.map { ("librivox/\($0).wav", try transcript(of: $0, in: "librivox/transcription")) }
+    }
+
     /// Word edits (substitutions, insertions, deletions) from `reference` to `hypothesis`.
     static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
         let a = reference.split(separator: " "), b = hypothesis.split(separator: " ")
