@@ -1,4 +1,6 @@
+import Foundation
 public import Locales
+public import Logging
 public import ParleyCore
 import Synchronization
 
@@ -19,6 +21,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
     public let models: ModelRegistry
     private let priorities: PriorityTable
     private let flatLexiconPass: Bool
+    private let logger: Logger
     private let decoders = Mutex<[LocaleTag: Loading]>([:])
 
     /// A decoder being loaded or loaded, with the settings it was asked for.
@@ -29,10 +32,13 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
 
     /// Creates a recognizer over `models`; a bare language (`en`) resolves through the
     /// recognition table of `priorities`. `flatLexiconPass` turns on `-fwdflat` (off by default).
-    public init(models: ModelRegistry, priorities: PriorityTable = PriorityTable(), flatLexiconPass: Bool = false) {
+    /// Model loads and their failures are logged to `logger`; PocketSphinx's own log is silenced.
+    public init(models: ModelRegistry, priorities: PriorityTable = PriorityTable(), flatLexiconPass: Bool = false,
+                logger: Logger = Logger(label: "parley.recognition")) {
         self.models = models
         self.priorities = priorities
         self.flatLexiconPass = flatLexiconPass
+        self.logger = logger
         SphinxLog.silence()
     }
 
@@ -73,7 +79,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
         let wanted = configuration(for: locale, endpointMilliseconds: endpointMilliseconds)
         let task = decoders.withLock { decoders in
             if let existing = decoders[locale], existing.configuration == wanted { return existing.task }
-            let task = Task { try await LocaleDecoder.load(wanted) }
+            let task = Task { [logger] in try await Self.load(wanted, logger: logger) }
             decoders[locale] = Loading(configuration: wanted, task: task)
             return task
         }
@@ -81,6 +87,21 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
             return try await task.value
         } catch {
             decoders.withLock { if $0[locale]?.task == task { $0[locale] = nil } }
+            throw error
+        }
+    }
+
+    private static func load(_ configuration: DecoderConfiguration, logger: Logger) async throws -> LocaleDecoder {
+        let started = Date()
+        do {
+            let decoder = try await LocaleDecoder.load(configuration)
+            logger.info("speech model loaded", metadata: [
+                "locale": "\(configuration.model.locale)", "arguments": "\(configuration.tuning.joined(separator: " "))",
+                "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+            return decoder
+        } catch {
+            logger.error("speech model failed to load", metadata: ["locale": "\(configuration.model.locale)",
+                                                                    "error": "\(error)"])
             throw error
         }
     }
