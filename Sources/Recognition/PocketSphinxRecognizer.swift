@@ -95,7 +95,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
         let started = Date()
         do {
             let decoder = try await LocaleDecoder.load(configuration)
-            logger.info("speech model loaded", metadata: [
+            logger.debug("speech model loaded", metadata: [
                 "locale": "\(configuration.model.locale)", "arguments": "\(configuration.tuning.joined(separator: " "))",
                 "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
             return decoder
