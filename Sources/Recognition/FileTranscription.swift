@@ -14,6 +14,8 @@ extension PocketSphinxRecognizer {
     }
 
     /// Recognizes every utterance in 16 kHz mono `audio`, fed in capture-sized chunks.
+    /// An utterance past `options.maximumDuration` is cut there: what was recognized of it is
+    /// delivered as a `.final` whose result has `isFinal == false`, and recognition goes on.
     @discardableResult
     public func transcribe(_ audio: PCMChunk, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
                            onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
@@ -27,7 +29,12 @@ extension PocketSphinxRecognizer {
         }
         for start in stride(from: 0, to: audio.samples.count, by: Self.fileChunkSamples) {
             let end = min(start + Self.fileChunkSamples, audio.samples.count)
-            handle(try await continuous.feed(PCMChunk(format: .recognition, samples: Array(audio.samples[start..<end]))))
+            let chunk = PCMChunk(format: .recognition, samples: Array(audio.samples[start..<end]))
+            do {
+                handle(try await continuous.feed(chunk))
+            } catch let RecognitionError.utteranceTooLong(_, partial) {
+                handle([.final(partial)])
+            }
         }
         handle(try await continuous.end())
         return results

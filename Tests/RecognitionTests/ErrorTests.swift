@@ -68,6 +68,17 @@ extension RecognitionEngineTests {
         #expect(error?.description == "the utterance ran past the 1-second limit; what was recognized so far is kept")
     }
 
+    @Test("a file with an utterance past the maximum length keeps its beginning and goes on")
+    func longUtteranceInFile() async throws {
+        var audio = try Self.goForward()
+        audio.samples += try AudioFileReader.read(Fixtures.recording("something.raw")).samples
+        let results = try await Self.recognizer.transcribe(audio, locale: Reference.english,
+                                                           options: RecognitionOptions(maximumDuration: 1))
+        #expect(results.count >= 2)
+        #expect(results.first?.isFinal == false)
+        #expect(results.first?.text.hasPrefix("go") == true)
+    }
+
     @Test("a request cannot be used after it finished")
     func requestReused() async throws {
         var audio = try Self.goForward()
