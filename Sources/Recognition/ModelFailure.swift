@@ -8,10 +8,10 @@ import ParleyCore
 enum ModelFailure {
     /// The error for a load of `model` that failed with `logErrors` in the log.
     static func diagnose(_ model: SpeechModel, logErrors: [String]) -> RecognitionError {
-        let reason = logErrors.last.map(message) ?? "PocketSphinx could not load it"
+        let reason = logErrors.last.map(SphinxLog.message) ?? "PocketSphinx could not load it"
         for line in logErrors.reversed() {
             if let file = mentionedFile(in: line, model: model) {
-                return .modelUnusable(path: file, reason: message(of: line))
+                return .modelUnusable(path: file, reason: SphinxLog.message(line))
             }
         }
         return .modelUnusable(path: stageFile(logErrors, model: model), reason: reason)
@@ -21,8 +21,8 @@ enum ModelFailure {
     private static func mentionedFile(in line: String, model: SpeechModel) -> String? {
         let candidates = [model.languageModel, model.dictionary]
         if let file = candidates.first(where: line.contains) { return file }
-        guard line.contains(model.acousticModel) else { return nil }
-        let tail = line[line.range(of: model.acousticModel)!.upperBound...]
+        guard let range = line.range(of: model.acousticModel) else { return nil }
+        let tail = line[range.upperBound...]
         let file = tail.prefix { !$0.isWhitespace && $0 != "'" && $0 != "\"" && $0 != ":" && $0 != "," }
         return model.acousticModel + file
     }
@@ -33,11 +33,5 @@ enum ModelFailure {
         if text.contains("dict") { return model.dictionary }
         if text.contains("ngram") || text.contains("lm") { return model.languageModel }
         return model.acousticModel
-    }
-
-    /// `ERROR: "file.c", line 12: message` → `message`.
-    private static func message(of line: String) -> String {
-        guard let range = line.range(of: #"line \d+: "#, options: .regularExpression) else { return line }
-        return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -57,14 +57,8 @@ struct SearchSelection {
     private func define(_ grammar: String, named name: String, on decoder: Decoder, what: String) throws {
         let (defined, errors) = SphinxLog.capturing { decoder.defineGrammar(grammar, named: name) }
         guard defined else {
-            throw GrammarError(reason: errors.last.map(Self.message) ?? "\(what) could not be compiled")
+            throw GrammarError(reason: errors.first.map(SphinxLog.message) ?? "\(what) could not be compiled")
         }
-    }
-
-    /// `ERROR: "fsg_search.c", line 12: message` → `message`.
-    private static func message(_ line: String) -> String {
-        guard let range = line.range(of: #"line \d+: "#, options: .regularExpression) else { return line }
-        return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
     }
 }
 

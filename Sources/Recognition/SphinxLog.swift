@@ -39,4 +39,17 @@ enum SphinxLog {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
             .filter { $0.hasPrefix("ERROR") || $0.hasPrefix("FATAL") }
     }
+
+    /// A log line as a reason: `ERROR: "fsg_search.c", line 12: message` → `message`. The JSGF
+    /// parser's own line numbers are garbage in this version (`syntax error at line 151613296`),
+    /// so they are dropped.
+    static func message(_ line: String) -> String {
+        var text = line
+        if let range = line.range(of: #"line \d+: "#, options: .regularExpression) {
+            text = String(line[range.upperBound...])
+        }
+        return text.replacingOccurrences(of: #" at line \d+ current token"#, with: " at token",
+                                         options: .regularExpression)
+            .trimmingCharacters(in: .whitespaces)
+    }
 }

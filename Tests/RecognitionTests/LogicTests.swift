@@ -77,3 +77,27 @@ extension RecognitionLogicTests {
         #expect(ResultAssembly.confidence(of: [], sentencePosterior: 0.25) == 0.25)
     }
 }
+
+extension RecognitionLogicTests {
+    @Test("PocketSphinx's log lines become reasons without file, line or garbage line numbers")
+    func logMessages() {
+        #expect(SphinxLog.message(#"ERROR: "fsg_search.c", line 141: The word 'qqzz' is missing in the dictionary"#)
+            == "The word 'qqzz' is missing in the dictionary")
+        #expect(SphinxLog.message(#"ERROR: "jsgf_parser.y", line 155: syntax error at line 151613296 current token ';'"#)
+            == "syntax error at token ';'")
+    }
+
+    @Test("a failed load names the model file the log mentions, else the file of the failing stage")
+    func modelFailure() {
+        let model = SpeechModel(locale: LocaleTag("es-ES")!, acousticModel: "/m/hmm", languageModel: "/m/es.lm.bin",
+                                dictionary: "/m/es.dict")
+        #expect(ModelFailure.diagnose(model, logErrors: [#"ERROR: "ngram_model.c", line 9: Failed to read /m/es.lm.bin"#])
+            == .modelUnusable(path: "/m/es.lm.bin", reason: "Failed to read /m/es.lm.bin"))
+        #expect(ModelFailure.diagnose(model, logErrors: [#"ERROR: "ms_gauden.c", line 3: Failed to open '/m/hmm/means' for reading"#])
+            == .modelUnusable(path: "/m/hmm/means", reason: "Failed to open '/m/hmm/means' for reading"))
+        #expect(ModelFailure.diagnose(model, logErrors: [#"ERROR: "dict.c", line 2: bad entry"#])
+            == .modelUnusable(path: "/m/es.dict", reason: "bad entry"))
+        #expect(ModelFailure.diagnose(model, logErrors: [])
+            == .modelUnusable(path: "/m/hmm", reason: "PocketSphinx could not load it"))
+    }
+}
