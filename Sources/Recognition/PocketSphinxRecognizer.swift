@@ -45,9 +45,12 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
     /// Locales with an installed model.
     public func supportedLocales() async -> [LocaleTag] { models.supportedLocales }
 
-    /// Whether `locale`'s model is installed and loads.
+    /// Whether `locale`'s model is installed and loads (loading it now if it is not loaded yet).
     public func isAvailable(_ locale: LocaleTag) async -> Bool {
-        (try? await decoder(for: resolve(locale), endpointMilliseconds: RecognitionOptions().endpointMilliseconds)) != nil
+        guard let resolved = try? resolve(locale) else { return false }
+        if let loaded = decoders.withLock({ $0[resolved]?.task }), (try? await loaded.value) != nil { return true }
+        let endpoint = RecognitionOptions().endpointMilliseconds
+        return (try? await decoder(for: resolved, endpointMilliseconds: endpoint)) != nil
     }
 
     /// The installed locale that serves `locale` (`en` → `en-US`); throws `unsupportedLocale`.

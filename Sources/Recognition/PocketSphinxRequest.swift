@@ -79,9 +79,10 @@ public final class PocketSphinxRequest: RecognitionRequest, @unchecked Sendable 
             let step = audio[offset..<min(offset + Self.stepSamples, audio.count)]
             offset = step.endIndex
             try state.live.process(step)
-            if let final = try react(to: tracker.advance(by: step.count, inSpeech: state.live.inSpeech),
-                                     state: state, events: &events) {
-                state.leftover = Array(audio[offset...])
+            let transition = tracker.advance(by: step.count, inSpeech: state.live.inSpeech)
+            // What follows the endpoint belongs to the next request, even when this one fails.
+            if transition == .ended { state.leftover = Array(audio[offset...]) }
+            if let final = try react(to: transition, state: state, events: &events) {
                 return events + [.final(final)]
             }
         }
