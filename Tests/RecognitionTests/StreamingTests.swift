@@ -41,6 +41,48 @@ extension RecognitionEngineTests {
         #expect(result.words.first!.start < 1 && result.words.last!.end <= 7.1)
     }
 
+    @Test("word times agree with pocketsphinx_continuous -time within 30 ms, counted from each utterance's start")
+    func wordTimesMatchContinuous() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let joined = directory.appendingPathComponent("two.raw").path
+        try (Data(contentsOf: URL(fileURLWithPath: Fixtures.recording("goforward.raw")))
+            + Data(contentsOf: URL(fileURLWithPath: Fixtures.recording("something.raw"))))
+            .write(to: URL(fileURLWithPath: joined))
+        let output = try ProcessRunner.run(["pocketsphinx_continuous", "-infile", joined, "-logfn", "/dev/null",
+                                            "-time", "yes"] + Reference.defaultConfiguration().tuning)
+        let expected = Self.utteranceWordStarts(continuousTimes: output.stdout)
+        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        let results = try await recognizer.transcribeFile(joined, locale: Reference.english)
+        #expect(expected.count == 2)
+        let actual = results.map { $0.words.map { ($0.text, Int(($0.start * 100).rounded())) } }
+        #expect(actual.map { $0.map(\.0) } == expected.map { $0.map(\.0) })
+        // Where the stream is cut between utterances can differ by a frame or two (the tool reads
+        // 2048-sample blocks, Parley 10 ms steps), so starts may shift by up to 3 frames.
+        for (ours, theirs) in zip(actual.joined(), expected.joined()) {
+            #expect(abs(ours.1 - theirs.1) <= 3, "\(ours.0): \(ours.1) vs \(theirs.1)")
+        }
+    }
+
+    /// (word, start frame) per utterance from `-time yes` output, frames counted from the utterance's `<s>`.
+    static func utteranceWordStarts(continuousTimes: String) -> [[(String, Int)]] {
+        var utterances: [[(String, Int)]] = []
+        var origin = 0
+        for line in continuousTimes.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let start = Double(fields[1]) else { continue }
+            let frame = Int((start * 100).rounded())
+            let word = ResultAssembly.baseWord(String(fields[0]))
+            if word == "<s>" {
+                origin = frame
+                utterances.append([])
+            } else if !ResultAssembly.isFiller(word) {
+                utterances[utterances.count - 1].append((word, frame - origin))
+            }
+        }
+        return utterances
+    }
+
     @Test("finish returns the final result of what was heard; cancel returns the hypothesis so far")
     func finishVersusCancel() async throws {
         let samples = try AudioFileReader.read(
