@@ -22,10 +22,19 @@ struct RecognitionBenchmark: AsyncParsableCommand {
             + "passes: \(repetitions). Parley keeps one decoder loaded in one process; "
             + "`pocketsphinx_continuous` is spawned per file, loading the model each time, as a shell user would.")
         report.add("")
+        let loadBefore = Self.loadAverage()
         let speed = try await measureSpeed(corpus, report: &report)
         try await measureLatency(corpus, report: &report)
         measureAccuracy(corpus, parley: speed, report: &report)
+        report.add("Load average of the shared machine (1 min) at the start and end of the run: "
+            + "\(loadBefore) and \(Self.loadAverage()); timings grow with it, for both recognizers alike.")
         try report.write()
+    }
+
+    /// The 1-minute load average from `/proc/loadavg`.
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        return String(text.split(separator: " ").first ?? "?")
     }
 
     // MARK: Speed
