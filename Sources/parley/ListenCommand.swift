@@ -71,12 +71,21 @@ struct ListenCommand: AsyncParsableCommand {
     private func options() throws -> RecognitionOptions {
         var options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds)
         if let grammar {
-            options.hint = .grammar(try DataFile.read(grammar))
+            guard let text = try? String(contentsOfFile: grammar, encoding: .utf8) else {
+                throw GrammarFileUnreadable(path: grammar)
+            }
+            options.hint = .grammar(text)
         } else if hint == .confirmation {
             options.hint = .confirmation
         }
         return options
     }
+}
+
+/// The `--grammar` file is missing or not text.
+struct GrammarFileUnreadable: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "cannot read the grammar file \(path); give a JSGF grammar saved as UTF-8 text" }
 }
 
 /// Live listening needs the audio session, which this command does not open yet.

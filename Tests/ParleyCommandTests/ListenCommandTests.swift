@@ -60,6 +60,9 @@ struct ListenCommandTests {
         let missing = try listen(["--file", "/nonexistent/question.wav"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "parley: cannot read audio from /nonexistent/question.wav: the file does not exist\n")
+        let grammar = try listen(["--file", Fixtures.recording("goforward.raw"), "--grammar", "/nonexistent/x.gram"])
+        #expect(grammar.status == 1)
+        #expect(grammar.stderr == "parley: cannot read the grammar file /nonexistent/x.gram; give a JSGF grammar saved as UTF-8 text\n")
         let both = try listen(["--file", "x.wav", "--hint", "confirmation", "--grammar", "x.gram"])
         #expect(both.status == 64)
     }
