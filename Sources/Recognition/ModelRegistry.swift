@@ -13,15 +13,17 @@ public struct SpeechModel: Sendable, Equatable {
     /// The pronunciation dictionary (`-dict`).
     public var dictionary: String
 
-    /// The files that must exist for the model to load, with what each is.
-    var requiredFiles: [(path: String, role: String)] {
-        [(acousticModel + "/mdef", "acoustic model"), (languageModel, "language model"),
-         (dictionary, "pronunciation dictionary")]
+    /// The files that must exist for the model to load (mixture weights may be `sendump` or
+    /// `mixture_weights`, so neither is required). PocketSphinx ends the process on some
+    /// missing acoustic model files instead of failing, so they are checked before loading.
+    var requiredFiles: [String] {
+        ["mdef", "means", "variances", "transition_matrices", "noisedict"].map { "\(acousticModel)/\($0)" }
+            + [languageModel, dictionary]
     }
 
     /// The first required file that is missing, if any.
     public var missingFile: String? {
-        requiredFiles.first { !FileManager.default.fileExists(atPath: $0.path) }?.path
+        requiredFiles.first { !FileManager.default.fileExists(atPath: $0) }
     }
 }
 

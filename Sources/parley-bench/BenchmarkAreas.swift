@@ -5,4 +5,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
     TranslationBenchmark.self,
     SynthesisBenchmark.self,
+    RecognitionBenchmark.self,
 ]

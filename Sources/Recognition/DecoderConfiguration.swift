@@ -1,0 +1,34 @@
+/// The command-line style arguments a PocketSphinx decoder is created with.
+///
+/// Kept as plain data so that tests and the benchmark can hand the very same
+/// settings to `pocketsphinx_continuous` and compare transcripts.
+struct DecoderConfiguration: Sendable, Equatable {
+    /// The model files.
+    var model: SpeechModel
+    /// Trailing silence, in 10 ms frames, after which the voice activity detector says speech ended.
+    var postSpeechFrames: Int
+    /// Whether to run the flat-lexicon second pass. Off: measured no less accurate on the test
+    /// recordings and it removes 100–240 ms from every endpoint (see docs/recognition.md).
+    var flatLexiconPass: Bool = false
+
+    /// Frames per second of the front end (`-frate`, PocketSphinx's default).
+    static let framesPerSecond = 100
+
+    /// The frames that `milliseconds` of trailing silence span, at least one.
+    static func frames(forMilliseconds milliseconds: Int) -> Int {
+        max(1, (milliseconds + 5) / (1000 / framesPerSecond))
+    }
+
+    /// The settings that differ from PocketSphinx's defaults, as `-name value` pairs.
+    /// `-bestpath yes` (the default) is spelled out because confidence depends on it.
+    var tuning: [String] {
+        ["-fwdflat", flatLexiconPass ? "yes" : "no",
+         "-bestpath", "yes",
+         "-vad_postspeech", String(postSpeechFrames)]
+    }
+
+    /// Every argument: the model files, then `tuning`.
+    var arguments: [String] {
+        ["-hmm", model.acousticModel, "-lm", model.languageModel, "-dict", model.dictionary] + tuning
+    }
+}

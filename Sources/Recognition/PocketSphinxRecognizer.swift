@@ -1,0 +1,117 @@
+import Foundation
+public import Locales
+public import Logging
+public import ParleyCore
+import Synchronization
+
+/// Speech recognition with PocketSphinx: one decoder per locale, loaded on
+/// first use and kept for every later request, each on its own thread.
+///
+/// ```swift
+/// let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+/// let request = try await recognizer.makeRequest(locale: LocaleTag("en-US")!, options: .init())
+/// for chunk in chunks { events += try await request.append(chunk) }
+/// ```
+///
+/// The trailing silence that ends an utterance is the decoder's voice
+/// activity setting (`-vad_postspeech`), fixed when the model loads: a
+/// request asking for another endpoint reloads that locale's decoder once.
+public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
+    /// The installed models.
+    public let models: ModelRegistry
+    private let priorities: PriorityTable
+    private let flatLexiconPass: Bool
+    private let logger: Logger
+    private let decoders = Mutex<[LocaleTag: Loading]>([:])
+
+    /// A decoder being loaded or loaded, with the settings it was asked for.
+    private struct Loading: Sendable {
+        var configuration: DecoderConfiguration
+        var task: Task<LocaleDecoder, any Error>
+    }
+
+    /// Creates a recognizer over `models`; a bare language (`en`) resolves through the
+    /// recognition table of `priorities`. `flatLexiconPass` turns on `-fwdflat` (off by default).
+    /// Model loads and their failures are logged to `logger`; PocketSphinx's own log is silenced.
+    public init(models: ModelRegistry, priorities: PriorityTable = PriorityTable(), flatLexiconPass: Bool = false,
+                logger: Logger = Logger(label: "parley.recognition")) {
+        self.models = models
+        self.priorities = priorities
+        self.flatLexiconPass = flatLexiconPass
+        self.logger = logger
+        SphinxLog.silence()
+    }
+
+    /// Locales with an installed model.
+    public func supportedLocales() async -> [LocaleTag] { models.supportedLocales }
+
+    /// Whether `locale`'s model is installed and loads (loading it now if it is not loaded yet).
+    public func isAvailable(_ locale: LocaleTag) async -> Bool {
+        guard let resolved = try? resolve(locale) else { return false }
+        if let loaded = decoders.withLock({ $0[resolved]?.task }), (try? await loaded.value) != nil { return true }
+        let endpoint = RecognitionOptions().endpointMilliseconds
+        return (try? await decoder(for: resolved, endpointMilliseconds: endpoint)) != nil
+    }
+
+    /// The installed locale that serves `locale` (`en` → `en-US`); throws `unsupportedLocale`.
+    public func resolve(_ locale: LocaleTag) throws -> LocaleTag {
+        let resolved = priorities.resolve(locale, engine: .recognition) { models.model(for: $0) != nil } ?? locale
+        guard models.model(for: resolved) != nil else {
+            throw RecognitionError.unsupportedLocale(locale, installed: models.supportedLocales)
+        }
+        return resolved
+    }
+
+    /// Starts a request for one utterance, continuing the audio stream of the previous one.
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try await makeRequest(locale: locale, options: options, newStream: false)
+    }
+
+    /// Starts a request; `newStream` when its audio does not continue the previous request's
+    /// (a new file, a new capture), which resets the noise estimate (`ps_start_stream`).
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
+                            newStream: Bool) async throws -> PocketSphinxRequest {
+        let decoder = try await decoder(for: resolve(locale), endpointMilliseconds: options.endpointMilliseconds)
+        let request = PocketSphinxRequest(decoder: decoder, options: options)
+        try await request.open(newStream: newStream)
+        return request
+    }
+
+    /// The decoder for `locale` with the endpoint asked for, loading it when needed.
+    private func decoder(for locale: LocaleTag, endpointMilliseconds: Int) async throws -> LocaleDecoder {
+        let wanted = configuration(for: locale, endpointMilliseconds: endpointMilliseconds)
+        let task = decoders.withLock { decoders in
+            if let existing = decoders[locale], existing.configuration == wanted { return existing.task }
+            let task = Task { [logger] in try await Self.load(wanted, logger: logger) }
+            decoders[locale] = Loading(configuration: wanted, task: task)
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            decoders.withLock { if $0[locale]?.task == task { $0[locale] = nil } }
+            throw error
+        }
+    }
+
+    private static func load(_ configuration: DecoderConfiguration, logger: Logger) async throws -> LocaleDecoder {
+        let started = Date()
+        do {
+            let decoder = try await LocaleDecoder.load(configuration)
+            logger.debug("speech model loaded", metadata: [
+                "locale": "\(configuration.model.locale)", "arguments": "\(configuration.tuning.joined(separator: " "))",
+                "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+            return decoder
+        } catch {
+            logger.error("speech model failed to load", metadata: ["locale": "\(configuration.model.locale)",
+                                                                    "error": "\(error)"])
+            throw error
+        }
+    }
+
+    private func configuration(for locale: LocaleTag, endpointMilliseconds: Int) -> DecoderConfiguration {
+        DecoderConfiguration(model: models.model(for: locale)!,
+                             postSpeechFrames: DecoderConfiguration.frames(forMilliseconds: endpointMilliseconds),
+                             flatLexiconPass: flatLexiconPass)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ParleyCore
+import Recognition
+
+/// The recordings of the recognition benchmark, their transcripts, and the naive tool.
+struct RecognitionCorpus {
+    struct Clip {
+        var name: String
+        var path: String
+        var audio: PCMChunk
+        var seconds: Double { audio.duration }
+    }
+
+    static let directory = "/usr/share/pocketsphinx/test/data"
+    static let names = ["goforward.raw", "numbers.raw", "something.raw"]
+        + [870, 880, 890, 920, 930].map { "librivox/sense_and_sensibility_01_austen_64kb-0\($0).wav" }
+    /// Parley's decoder settings, for pocketsphinx_continuous.
+    static let sameSettings = ["-fwdflat", "no", "-bestpath", "yes", "-vad_postspeech", "50"]
+
+    let locale = LocaleTag(language: "en", region: "US")
+    var clips: [Clip]
+    /// Known transcripts by clip name.
+    var references: [String: String]
+
+    static func load() throws -> RecognitionCorpus {
+        let clips = try names.map { name in
+            Clip(name: name, path: "\(directory)/\(name)", audio: try AudioFileReader.read("\(directory)/\(name)"))
+        }
+        var references = ["goforward.raw": "go forward ten meters", "something.raw": "go somewhere and do something"]
+        let listing = try String(contentsOfFile: "\(directory)/librivox/transcription", encoding: .utf8)
+        for line in listing.split(separator: "\n") {
+            guard let open = line.lastIndex(of: "(") else { continue }
+            let id = line[line.index(after: open)...].dropLast()
+            let words = line[..<open].split(separator: " ").filter { $0 != "<s>" && $0 != "</s>" }
+            references["librivox/\(id).wav"] = words.joined(separator: " ")
+        }
+        return RecognitionCorpus(clips: clips, references: references)
+    }
+
+    var totalSeconds: Double { clips.map(\.seconds).reduce(0, +) }
+
+    var referenceWordCount: Int { references.values.map { $0.split(separator: " ").count }.reduce(0, +) }
+
+    /// `errors / words (percent)` of `transcripts` over the clips with a reference.
+    func wordErrorRate(_ transcripts: [String: String]) -> String {
+        var errors = 0
+        for (name, reference) in references { errors += Self.wordErrors(transcripts[name] ?? "", reference) }
+        return String(format: "%.1f %% (%d / %d)", 100 * Double(errors) / Double(referenceWordCount),
+                      errors, referenceWordCount)
+    }
+
+    /// Spawns `pocketsphinx_continuous` per file: real-time factors per file and whole-set totals (ms).
+    func spawnContinuous(arguments: [String], repetitions: Int) throws -> (rtf: [Double], totals: [Double]) {
+        var rtf: [Double] = [], totals: [Double] = []
+        for _ in 0..<repetitions {
+            var total = 0.0
+            for clip in clips {
+                let milliseconds = try measureMilliseconds { _ = try Self.continuous(clip.path, arguments) }
+                rtf.append(milliseconds / 1000 / clip.seconds)
+                total += milliseconds
+            }
+            totals.append(total)
+        }
+        return (rtf, totals)
+    }
+
+    /// The transcript of each clip by `pocketsphinx_continuous` with `arguments`.
+    func naiveTranscripts(arguments: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for clip in clips { result[clip.name] = (try? Self.continuous(clip.path, arguments)) ?? "" }
+        return result
+    }
+
+    /// Runs `pocketsphinx_continuous -infile path` (no shell); its utterances joined by spaces.
+    static func continuous(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pocketsphinx_continuous")
+        process.arguments = ["-infile", path, "-logfn", "/dev/null"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// Word-level edit distance.
+    static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
+        let a = reference.split(separator: " "), b = hypothesis.split(separator: " ")
+        var previous = Array(0...b.count)
+        for i in stride(from: 1, through: a.count, by: 1) {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

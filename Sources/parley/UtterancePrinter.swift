@@ -1,0 +1,59 @@
+import Foundation
+import ParleyCore
+
+/// Prints recognition events on stdout: one line per final result, plain or JSON,
+/// and optionally the partial results before it.
+struct UtterancePrinter {
+    var json: Bool
+    var partial: Bool
+
+    /// The JSON shape of one utterance.
+    struct Utterance: Encodable {
+        struct Word: Encodable {
+            var word: String
+            var start: Double
+            var end: Double
+            var confidence: Double
+        }
+        var text: String
+        var confidence: Double
+        var alternatives: [String]
+        var words: [Word]
+    }
+
+    /// Prints `event` if it is a final result, or a partial one when asked for.
+    func print(_ event: RecognitionEvent) {
+        switch event {
+        case let .partial(text) where partial:
+            emit(json ? encode(["partial": text]) : "partial: \(text)")
+        case let .final(result):
+            emit(json ? encode(Self.utterance(result)) : result.text)
+        default:
+            break
+        }
+    }
+
+    static func utterance(_ result: RecognitionResult) -> Utterance {
+        Utterance(text: result.text, confidence: rounded(result.confidence, places: 4),
+                  alternatives: result.alternatives,
+                  words: result.words.map { Utterance.Word(word: $0.text, start: rounded($0.start, places: 2),
+                                                            end: rounded($0.end, places: 2),
+                                                            confidence: rounded($0.confidence, places: 4)) })
+    }
+
+    private static func rounded(_ value: Double, places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (value * scale).rounded() / scale
+    }
+
+    private func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+
+    /// Writes a line and flushes, so a pipe sees each utterance as it is recognized.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

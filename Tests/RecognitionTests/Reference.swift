@@ -1,0 +1,76 @@
+import Foundation
+import ParleyCore
+@testable import Recognition
+import TestSupport
+
+/// What the tests compare against: `pocketsphinx_continuous` run on the same
+/// file with the same settings, and the transcripts shipped with the recordings.
+enum Reference {
+    /// The recordings with human speech the issue names.
+    static let recordings = ["goforward.raw", "numbers.raw", "something.raw"]
+        + librivoxNames.map { "librivox/\($0).wav" }
+
+    static let librivoxNames = (870...930).filter { [870, 880, 890, 920, 930].contains($0) }
+        .map { "sense_and_sensibility_01_austen_64kb-0\($0)" }
+
+    /// One line per utterance from `pocketsphinx_continuous -infile` with `configuration`'s tuning.
+    static func continuous(_ path: String, configuration: DecoderConfiguration) throws -> [String] {
+        let output = try ProcessRunner.run(
+            ["pocketsphinx_continuous", "-infile", path, "-logfn", "/dev/null"] + configuration.arguments)
+        guard output.status == 0 else {
+            throw ProcessRunner.Failure(message: "pocketsphinx_continuous failed on \(path): \(output.stderr)")
+        }
+        return output.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// The decoder settings the recognizer uses by default (500 ms endpoint).
+    static func defaultConfiguration() -> DecoderConfiguration {
+        DecoderConfiguration(model: englishModel, postSpeechFrames: 50)
+    }
+
+    static var englishModel: SpeechModel {
+        ModelRegistry(userDirectory: nil).model(for: english)!
+    }
+
+    static let english = LocaleTag(language: "en", region: "US")
+
+    /// The shipped transcript of a LibriVox clip or a cards recording, by file name.
+    static func transcript(of name: String, in listing: String) throws -> String {
+        let text = try String(contentsOfFile: Fixtures.recording(listing), encoding: .utf8)
+        for line in text.split(separator: "\n") where line.hasSuffix("(\(name))") {
+            return line.replacingOccurrences(of: "(\(name))", with: "")
+                .replacingOccurrences(of: "<s>", with: "").replacingOccurrences(of: "</s>", with: "")
+                .split(separator: " ").joined(separator: " ")
+        }
+        throw ProcessRunner.Failure(message: "no transcript for \(name) in \(listing)")
+    }
+
+    /// The recordings with a known transcript: the LibriVox clips and two of the short ones.
+    static func transcripts() throws -> [(String, String)] {
+        try [("goforward.raw", "go forward ten meters"), ("something.raw", "go somewhere and do something")]
+            + librivoxNames.map { ("librivox/\($0).wav", try transcript(of: $0, in: "librivox/transcription")) }
+    }
+
+    /// Word edits (substitutions, insertions, deletions) from `reference` to `hypothesis`.
+    static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
+        let a = reference.split(separator: " "), b = hypothesis.split(separator: " ")
+        var previous = Array(0...b.count)
+        for i in stride(from: 1, through: a.count, by: 1) {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// Converts a recording with sox (`rate`, `channels`) into `directory`; raw input is 16 kHz mono s16le.
+    static func convert(_ path: String, rate: Int, channels: Int, into directory: URL) throws -> String {
+        let output = directory.appendingPathComponent("\(UUID().uuidString.prefix(8))-\(rate)-\(channels).wav").path
+        let input = path.hasSuffix(".raw") ? ["-t", "raw", "-r", "16000", "-c", "1", "-e", "signed", "-b", "16", path] : [path]
+        let result = try ProcessRunner.run(["sox", "-D"] + input + ["-r", String(rate), "-c", String(channels), output])
+        guard result.status == 0 else { throw ProcessRunner.Failure(message: "sox failed: \(result.stderr)") }
+        return output
+    }
+}
