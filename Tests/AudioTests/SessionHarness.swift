@@ -27,6 +27,7 @@ enum Harness {
     }
 
     /// Runs a blocking job (a helper program) off Swift's cooperative pool.
+    @discardableResult
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
@@ -153,5 +154,67 @@ struct Alignment {
         }
         guard referenceEnergy > 0, capturedEnergy > 0 else { return (0, overlap) }
         return (product / (referenceEnergy * capturedEnergy).squareRoot(), overlap)
+    }
+}
+
+/// Records a session's events in the background.
+final class EventRecorder: Sendable {
+    private final class Store: Sendable {
+        let events = Mutex<[AudioEvent]>([])
+    }
+
+    private let store = Store()
+
+    /// Starts reading `session.events` until the session closes.
+    init(_ session: AudioSession) {
+        let store = store
+        Task {
+            for await event in session.events { store.events.withLock { $0.append(event) } }
+        }
+    }
+
+    /// Everything reported so far.
+    var events: [AudioEvent] { store.events.withLock { $0 } }
+
+    /// Waits until an event matching `predicate` has been reported; false after `timeout` seconds.
+    func waitFor(timeout: Double, _ predicate: @escaping (AudioEvent) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if events.contains(where: predicate) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return events.contains(where: predicate)
+    }
+}
+
+extension Harness {
+    /// The recording every loopback test plays: a man saying "go forward ten meters".
+    static let recordingPath = Fixtures.recording("goforward.raw")
+
+    /// Splits samples into 20 ms windows at 16 kHz.
+    static func windows(_ samples: [Int16]) -> [ArraySlice<Int16>] {
+        stride(from: 0, to: samples.count - 319, by: 320).map { samples[$0..<$0 + 320] }
+    }
+
+    /// Windows of captured audio that are mostly a loud 1 kHz tone.
+    static func toneWindows(_ samples: [Int16]) -> Int {
+        windows(samples).filter { window in
+            AudioLevel(measuring: window).rms > 0.05 && toneShare(window, frequency: 1_000, sampleRate: 16_000) > 0.8
+        }.count
+    }
+
+    /// Fails the test with `message` if `body` takes longer than `seconds` (a hang guard, not a timing check).
+    static func within<T: Sendable>(_ seconds: Double, _ message: String,
+                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next()! else { throw ProcessRunner.Failure(message: message) }
+            return value
+        }
     }
 }
