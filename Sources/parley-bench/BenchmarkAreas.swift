@@ -3,4 +3,5 @@ import ArgumentParser
 /// Every benchmark area, one subcommand each. Add new areas here.
 let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
+    AudioBenchmark.self,
 ]

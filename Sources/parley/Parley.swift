@@ -16,7 +16,7 @@ struct Parley: AsyncParsableCommand {
             Start with `parley doctor` to check the engines, and `parley languages` to see \
             which locales can be recognized, spoken and translated.
             """,
-        subcommands: [DoctorCommand.self, LanguagesCommand.self]
+        subcommands: [DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self]
     )
 
     static func main() async {
