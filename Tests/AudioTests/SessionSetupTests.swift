@@ -60,12 +60,12 @@ import TestSupport
         let playing = Task { try await Harness.offPool { try device.play(Harness.recordingPath, raw: true) } }
         var loudest = 0.0
         let deadline = ContinuousClock.now + .seconds(4)
-        while loudest < 0.1 && ContinuousClock.now < deadline {
+        while loudest < 0.05 && ContinuousClock.now < deadline {
             loudest = max(loudest, session.inputLevel.peak)
             try await Task.sleep(for: .milliseconds(5))
         }
         _ = try await playing.value
         await session.close()
-        #expect(loudest > 0.1)
+        #expect(loudest > 0.05)  // speech; the idle null sink is exactly 0
     }
 }
