@@ -56,8 +56,10 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
     /// One stream for the life of the session, for one listener.
     public var events: AsyncStream<AudioEvent> { engine.events }
 
-    /// Loudness of the latest captured fragment (listening or not), for a level meter.
-    public var inputLevel: AudioLevel { engine.observed.withLock { $0.inputLevel } }
+    /// Loudness of the capture since the previous read (listening or not), for a level meter:
+    /// RMS over the fragments captured since then and their highest peak, so a meter that
+    /// redraws at any pace misses no peak.
+    public var inputLevel: AudioLevel { engine.observed.withLock { $0.inputLevel.read() } }
 
     /// Latencies and counters measured so far.
     public var metrics: AudioSessionMetrics {

@@ -40,7 +40,7 @@ extension SessionEngine {
     /// Measures one fragment and hands what the gate admits to the consumer.
     private func captured(_ samples: UnsafeBufferPointer<Int16>) {
         let level = AudioLevel(measuring: samples)
-        updateObserved { $0.inputLevel = level }
+        updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
         guard let admitted = gate.admit(samples.count) else { return }
         if let start = activationStart {
             activationStart = nil

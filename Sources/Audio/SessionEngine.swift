@@ -18,7 +18,7 @@ final class SessionEngine: @unchecked Sendable {
 
     /// Figures readable from any thread without the mainloop lock.
     struct Observed {
-        var inputLevel = AudioLevel.silent
+        var inputLevel = LevelMeter()
         var metrics = AudioSessionMetrics()
     }
 

@@ -119,3 +119,24 @@ import Testing
         #expect(queue.dequeue(upTo: 10) { _ in Issue.record("nothing should be written") } == 0)
     }
 }
+
+@Suite struct LevelMeterTests {
+    @Test func poolsTheFragmentsSinceTheLastRead() {
+        var meter = LevelMeter()
+        meter.add(AudioLevel(rms: 0.3, peak: 0.5), sampleCount: 100)
+        meter.add(AudioLevel(rms: 0.1, peak: 0.2), sampleCount: 100)
+        let reading = meter.read()
+        #expect(reading.peak == 0.5)
+        #expect(abs(reading.rms - (0.05 as Double).squareRoot()) < 1e-12)  // mean of 0.09 and 0.01
+        meter.add(AudioLevel(rms: 0, peak: 0.01), sampleCount: 100)
+        #expect(meter.read().peak == 0.01)
+    }
+
+    @Test func repeatsTheLastReadingWhenNothingArrived() {
+        var meter = LevelMeter()
+        #expect(meter.read() == .silent)
+        meter.add(AudioLevel(rms: 0.2, peak: 0.4), sampleCount: 10)
+        let reading = meter.read()
+        #expect(meter.read() == reading)
+    }
+}
