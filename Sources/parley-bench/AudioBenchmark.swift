@@ -176,7 +176,7 @@ struct AudioBenchmark: AsyncParsableCommand {
         report.add("Activation latency: from the request to listen to the first captured chunk in the "
                    + "consumer's hands, \(trials) turns each. The persistent session keeps its streams open and "
                    + "only opens a gate; the per-turn rows open a new connection and streams (or spawn `parec`) for "
-                   + "every turn. The first chunk is 5 ms of audio for the session (its capture fragment), 10 ms "
+                   + "every turn. The first chunk is 2 ms of audio for the session (its capture fragment), 10 ms "
                    + "for `parec`. On the test server's `\(Self.source)`, a null sink with rewinds off:")
         report.add("")
         let base = rows[0].1.median
@@ -187,10 +187,10 @@ struct AudioBenchmark: AsyncParsableCommand {
         let defaultBase = defaultSinkRows[0].1.median
         report.addTable(header: ["activation", "median ms", "p90 ms", "ratio to persistent"],
                         rows: defaultSinkRows.map { row($0.0, $0.1, defaultBase) })
-        report.add("The persistent figure is the wait for the next 5 ms capture fragment of a stream that is "
-                   + "already running. On these null sinks a fresh stream also delivers its first fragment within "
-                   + "a few milliseconds, so opening per turn costs little here; the command-line tools pay for "
-                   + "process start-up and, without `--latency-msec`, for default buffering.")
+        report.add("The persistent figure is the wait for the next 2 ms capture fragment of a stream that is "
+                   + "already running. A fresh stream first has to get the source to deliver at its latency: on "
+                   + "a sink without rewinds that waits for the block being rendered; the command-line tools also "
+                   + "pay for process start-up and, without `--latency-msec`, for default buffering.")
         return report
     }
 
