@@ -39,7 +39,10 @@ var targets: [Target] = [
         name: "Audio",
         dependencies: ["ParleyCore", "CPulseAudio", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "AudioTests",
+        dependencies: ["Audio", "TestSupport", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
 
     // MARK: Synthesis
     .target(

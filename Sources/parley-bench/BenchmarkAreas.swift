@@ -6,4 +6,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     TranslationBenchmark.self,
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
+    AudioBenchmark.self,
 ]

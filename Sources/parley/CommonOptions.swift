@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audio
 import Locales
 import Foundation
 
@@ -12,6 +13,17 @@ struct CommonOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("PulseAudio server address (default: $PULSE_SERVER or the session's).", valueName: "address"))
     var server: String?
+
+    @Option(name: .long, help: ArgumentHelp("Microphone: a PulseAudio source name (default: the server's; see `parley devices`).", valueName: "name"))
+    var source: String?
+
+    @Option(name: .long, help: ArgumentHelp("Speaker: a PulseAudio sink name (default: the server's; see `parley devices`).", valueName: "name"))
+    var sink: String?
+
+    /// Audio session options for `--server`, `--source` and `--sink`.
+    func audioSessionOptions() -> AudioSessionOptions {
+        AudioSessionOptions(server: server, source: source, sink: sink)
+    }
 
     /// The data directories, with the overrides given on the command line.
     func directories() throws -> DataDirectories {

@@ -27,12 +27,6 @@ struct DialogCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("PulseAudio source to listen to (default: the server's).", valueName: "name"))
-    var source: String?
-
-    @Option(help: ArgumentHelp("PulseAudio sink to speak to (default: the server's).", valueName: "name"))
-    var sink: String?
-
     @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn) to this file.", valueName: "file"))
     var transcript: String?
 

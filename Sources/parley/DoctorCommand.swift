@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 @preconcurrency import CReadline
 import Foundation
+import Logging
 import ParleyCore
 import Synthesis
 import Translation
@@ -27,7 +28,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let checks = try await reportingFailure { try gatherChecks() }
+        let checks = try await reportingFailure { try await gatherChecks() }
         let table = TextTable(header: ["part", "status", "detail"])
         for check in checks {
             table.add([check.part, check.ok ? "ok" : "MISSING", check.detail])
@@ -39,22 +40,24 @@ struct DoctorCommand: AsyncParsableCommand {
         }
     }
 
-    private func gatherChecks() throws -> [Check] {
+    private func gatherChecks() async throws -> [Check] {
         let inventory = try Inventory.gather(common)
-        return [audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
+        return [await audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
                 translationCheck(inventory), readlineCheck()]
     }
 
-    private func audioCheck() -> Check {
+    private func audioCheck() async -> Check {
         let server = common.server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"]
         do {
             let info = try ServerProbe.probe(server: server)
+            let latency = try await ActivationProbe.measure(options: common.audioSessionOptions())
             return Check(part: "PulseAudio", ok: true,
-                         detail: "\(info.serverName) \(info.version); sink \(info.defaultSink); source \(info.defaultSource)",
+                         detail: "\(info.serverName) \(info.version); sink \(common.sink ?? info.defaultSink); "
+                             + "source \(common.source ?? info.defaultSource); activation \(latency)",
                          remedy: "")
         } catch {
             return Check(part: "PulseAudio", ok: false, detail: "\(error)",
-                         remedy: "apt-get install pulseaudio, start it, or use --typed-only")
+                         remedy: "apt-get install pulseaudio, start it, check --source and --sink, or use --typed-only")
         }
     }
 

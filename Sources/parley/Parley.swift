@@ -17,8 +17,8 @@ struct Parley: AsyncParsableCommand {
             which locales can be recognized, spoken and translated.
             """,
         subcommands: [
-            DialogCommand.self, DoctorCommand.self, LanguagesCommand.self, ListenCommand.self, SayCommand.self,
-            VoicesCommand.self, TranslateCommand.self, DictCommand.self,
+            DialogCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
+            SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self,
         ],
         defaultSubcommand: DialogCommand.self
     )

@@ -40,14 +40,17 @@ public final class LoopbackDevice: Sendable {
     }
 
     /// Records `seconds` of the monitor with `parec` into 16 kHz mono samples.
+    ///
+    /// `parec` is stopped with SIGKILL: a child of the test process inherits its blocked
+    /// signal mask, so it never sees the SIGTERM `timeout` sends by default and would run
+    /// forever. `--raw` writes headerless samples, which SIGKILL cannot leave half-finished.
     public func record(seconds: Double) throws -> [Int16] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let output = try ProcessRunner.run(
-            ["timeout", String(seconds), "parec", "--device=\(monitor)", "--rate=16000", "--channels=1",
-             "--format=s16le", "--latency-msec=10", file],
+        try ProcessRunner.run(
+            ["timeout", "--signal=KILL", String(seconds), "parec", "--device=\(monitor)", "--raw", "--rate=16000",
+             "--channels=1", "--format=s16le", "--latency-msec=10", file],
             environment: TestAudioServer.environment())
-        _ = output
         return (try? Fixtures.rawSamples(file)) ?? []
     }
 }

@@ -1,0 +1,52 @@
+import CPulseAudio
+import ParleyCore
+
+/// Capture: the record stream runs all the time; listening only opens the gate.
+extension SessionEngine {
+    /// Opens the gate: audio captured from now on is delivered.
+    func startListening() throws {
+        try mainloop.withLock {
+            guard phase != .new && phase != .closed else { throw AudioSessionError.notOpen }
+            guard !gate.isListening else { return }
+            gate.isListening = true
+            activationStart = .now
+        }
+    }
+
+    /// Closes the gate, then drops what was captured and not consumed.
+    func stopListening() {
+        mainloop.withLock {
+            gate.isListening = false
+            activationStart = nil
+        }
+        capture.clear()
+    }
+
+    /// The record stream's read callback (mainloop thread): takes every fragment the server
+    /// has (`pa_stream_peek`, `pa_stream_drop`).
+    func captureReadable(_ stream: OpaquePointer) {
+        while pa_stream_readable_size(stream) > 0 {
+            var data: UnsafeRawPointer?
+            var length = 0
+            guard pa_stream_peek(stream, &data, &length) >= 0, length > 0 else { return }
+            if let data {  // nil data is a hole in the recording: nothing to deliver
+                let samples = data.bindMemory(to: Int16.self, capacity: length / 2)
+                captured(UnsafeBufferPointer(start: samples, count: length / 2))
+            }
+            pa_stream_drop(stream)
+        }
+    }
+
+    /// Measures one fragment and hands what the gate admits to the consumer.
+    private func captured(_ samples: UnsafeBufferPointer<Int16>) {
+        let level = AudioLevel(measuring: samples)
+        updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
+        guard let admitted = gate.admit(samples.count) else { return }
+        if let start = activationStart {
+            activationStart = nil
+            let latency = start.duration(to: .now)
+            updateObserved { $0.metrics.activationLatency = latency }
+        }
+        capture.push(PCMChunk(format: .recognition, samples: Array(samples[admitted])))
+    }
+}

@@ -1,0 +1,213 @@
+import CPulseAudio
+import Dispatch
+import ParleyCore
+
+/// Connecting, losing the server, reconnecting, closing.
+extension SessionEngine {
+    /// Connects a new context and creates both streams; returns once both are ready.
+    /// On failure the half-made connection is torn down and the phase becomes `failurePhase`.
+    func connect(failurePhase: Phase) async throws {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                mainloop.withLock {
+                    guard phase != .closed else { return continuation.resume(throwing: AudioSessionError.notOpen) }
+                    precondition(connectWaiter == nil, "one connection attempt at a time")
+                    connectWaiter = continuation
+                    phase = .connecting
+                    if let failure = startContext() { failConnect(failure) }
+                }
+            }
+        } catch {
+            mainloop.withLock {
+                teardownConnection()
+                if phase != .closed { phase = failurePhase }
+            }
+            throw error
+        }
+    }
+
+    /// Creates the context and starts connecting (`pa_context_new_with_proplist`, `pa_context_connect`).
+    private func startContext() -> (any Error)? {
+        let properties = pa_proplist_new()
+        defer { pa_proplist_free(properties) }
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, options.applicationName)
+        guard let context = pa_context_new_with_proplist(mainloop.api, options.applicationName, properties) else {
+            return AudioServerUnavailable(server: options.server, reason: "libpulse could not create a context")
+        }
+        self.context = context
+        pa_context_set_state_callback(context, { _, userData in
+            SessionEngine.from(userData).contextStateChanged()
+        }, userData)
+        guard pa_context_connect(context, options.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            return AudioServerUnavailable(server: options.server, reason: contextError())
+        }
+        return nil
+    }
+
+    /// The context's state callback (mainloop thread).
+    private func contextStateChanged() {
+        guard let context else { return }
+        switch pa_context_get_state(context) {
+        case PA_CONTEXT_READY where phase == .connecting:
+            if !wantsStreams {
+                connectionReady()
+            } else if let failure = createStreams(on: context) {
+                failConnect(failure)
+            }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            let reason = contextError()
+            if phase == .connecting {
+                failConnect(AudioServerUnavailable(server: options.server, reason: reason))
+            } else if phase == .ready {
+                connectionLost("the connection to the audio server failed: \(reason)")
+            }
+        default:
+            break
+        }
+    }
+
+    /// A stream's state callback (mainloop thread).
+    func streamStateChanged(_ stream: OpaquePointer) {
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_READY where phase == .connecting:
+            guard let recordStream, let playbackStream,
+                  pa_stream_get_state(recordStream) == PA_STREAM_READY,
+                  pa_stream_get_state(playbackStream) == PA_STREAM_READY else { return }
+            connectionReady()
+        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+            let failure = streamFailure(stream)
+            if phase == .connecting {
+                failConnect(failure)
+            } else if phase == .ready {
+                connectionLost(String(describing: failure))
+            }
+        default:
+            break
+        }
+    }
+
+    private func connectionReady() {
+        phase = .ready
+        gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback, listening: gate.isListening)
+        isInterrupted = false
+        if wantsStreams {
+            let devices = "capture from \(deviceName(recordStream)), playback to \(deviceName(playbackStream))"
+            logger.info("audio session ready: \(devices)")
+        }
+        connectWaiter?.resume()
+        connectWaiter = nil
+    }
+
+    private func deviceName(_ stream: OpaquePointer?) -> String {
+        guard let stream, let name = pa_stream_get_device_name(stream) else { return "?" }
+        return String(cString: name)
+    }
+
+    /// The connection attempt failed: callbacks stop, the waiting `connect` throws and tears down.
+    private func failConnect(_ error: any Error) {
+        detachCallbacks()
+        connectWaiter?.resume(throwing: error)
+        connectWaiter = nil
+    }
+
+    /// The server (or one of our streams) went away while the session was ready.
+    private func connectionLost(_ reason: String) {
+        phase = .lost
+        detachCallbacks()
+        abandonPlayback(throwing: AudioSessionError.serverLost)
+        logger.warning("audio server lost: \(reason); reconnecting")
+        report(.serverLost(reason))
+        Task { await self.reconnect() }
+    }
+
+    /// Tries to connect again with a doubling delay until it works or the session closes.
+    private func reconnect() async {
+        var delay = options.reconnectInitialDelay
+        while true {
+            try? await Task.sleep(for: .seconds(delay))
+            let stillLost = mainloop.withLock {
+                guard phase == .lost else { return false }
+                teardownConnection()
+                return true
+            }
+            guard stillLost else { return }
+            do {
+                try await connect(failurePhase: .lost)
+                break
+            } catch {
+                logger.debug("reconnection failed: \(error); next try in \(delay * 2) s")
+                delay = min(delay * 2, options.reconnectMaximumDelay)
+            }
+        }
+        updateObserved { $0.metrics.reconnections += 1 }
+        logger.info("audio server back; streams recreated")
+        report(.reconnected)
+    }
+
+    /// Ends the session: streams and context go, waiters return, the mainloop thread stops.
+    func close() async {
+        guard beginClose() else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.mainloop.stop()
+                continuation.resume()
+            }
+        }
+        capture.finish()
+        eventSink.finish()
+    }
+
+    /// `close()` for a session being deinitialized: stops the mainloop on the calling thread.
+    func closeNow() {
+        guard beginClose() else { return }
+        mainloop.stop()
+        capture.finish()
+        eventSink.finish()
+    }
+
+    /// Marks the session closed and tears the connection down; false when it was closed already.
+    private func beginClose() -> Bool {
+        mainloop.withLock {
+            guard phase != .closed else { return false }
+            phase = .closed
+            connectWaiter?.resume(throwing: AudioSessionError.notOpen)
+            connectWaiter = nil
+            abandonPlayback(throwing: nil)
+            teardownConnection()
+            return true
+        }
+    }
+
+    /// Stops every callback of the current context and streams (they may be failing right now).
+    private func detachCallbacks() {
+        for stream in [recordStream, playbackStream].compactMap({ $0 }) {
+            pa_stream_set_state_callback(stream, nil, nil)
+            pa_stream_set_read_callback(stream, nil, nil)
+            pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_started_callback(stream, nil, nil)
+            pa_stream_set_event_callback(stream, nil, nil)
+        }
+        if let context { pa_context_set_state_callback(context, nil, nil) }
+    }
+
+    /// Disconnects and releases the context and streams. Never called from their own callbacks.
+    func teardownConnection() {
+        detachCallbacks()
+        if let drainOperation {
+            pa_operation_cancel(drainOperation)
+            pa_operation_unref(drainOperation)
+            self.drainOperation = nil
+        }
+        for stream in [recordStream, playbackStream].compactMap({ $0 }) {
+            if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
+            pa_stream_unref(stream)
+        }
+        recordStream = nil
+        playbackStream = nil
+        if let context {
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+        }
+        context = nil
+    }
+}

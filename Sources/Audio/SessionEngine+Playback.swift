@@ -1,0 +1,162 @@
+import CPulseAudio
+import ParleyCore
+
+/// Playback: a local queue fed to the server as it asks, drain, flush, and cork requests.
+extension SessionEngine {
+    /// Queues a chunk and writes what the server wants now; the gate closes with the first chunk.
+    func enqueue(_ chunk: PCMChunk) throws {
+        guard chunk.format == .synthesis else { throw AudioSessionError.unsupportedPlaybackFormat(chunk.format) }
+        guard !chunk.isEmpty else { return }
+        try mainloop.withLock {
+            switch phase {
+            case .ready: break
+            case .lost, .connecting: throw AudioSessionError.serverLost
+            case .new, .closed: throw AudioSessionError.notOpen
+            }
+            if !gate.isPlaybackActive {
+                gate.playbackStarted()
+                playbackStart = .now
+            }
+            playbackQueue.append(chunk.samples)
+            feedPlayback()
+        }
+    }
+
+    /// Writes queued samples up to what the server accepts (`pa_stream_writable_size`,
+    /// `pa_stream_write`); once everything is with the server, asks it to report the drain.
+    /// Runs under the lock, and as the playback stream's write callback.
+    func feedPlayback() {
+        guard let playbackStream, phase == .ready else { return }
+        let writable = pa_stream_writable_size(playbackStream)
+        if writable > 0 && !playbackQueue.isEmpty {
+            let written = playbackQueue.dequeue(upTo: writable / 2) { run in
+                _ = pa_stream_write(playbackStream, run.baseAddress, run.count * 2, nil, 0, PA_SEEK_RELATIVE)
+            }
+            if written > 0 { wroteSinceDrainRequest = true }
+        }
+        if playbackQueue.isEmpty && gate.isPlaybackActive && drainOperation == nil { requestDrain() }
+    }
+
+    /// Asks the server to report when everything written has been played (`pa_stream_drain`).
+    /// A drain also starts a clip shorter than the prebuffer.
+    private func requestDrain() {
+        guard let playbackStream else { return }
+        wroteSinceDrainRequest = false
+        drainOperation = pa_stream_drain(playbackStream, { _, success, userData in
+            SessionEngine.from(userData).drainFinished(success: success != 0)
+        }, userData)
+    }
+
+    /// The server played everything written before the request (mainloop thread).
+    private func drainFinished(success: Bool) {
+        if let drainOperation { pa_operation_unref(drainOperation) }
+        drainOperation = nil
+        guard success, gate.isPlaybackActive, playbackQueue.isEmpty else { return }
+        if wroteSinceDrainRequest {
+            requestDrain()  // more audio arrived after the request: wait for that too
+        } else {
+            finishPlayback()
+        }
+    }
+
+    /// Playback is over: the gate reopens past the tail still in flight, drain waiters return.
+    private func finishPlayback() {
+        let tail = latency(of: playbackStream) + latency(of: recordStream)
+            + Double(options.captureFragmentMilliseconds) / 1000
+        gate.playbackEnded(tailSamples: AudioFormat.recognition.sampleCount(forSeconds: min(tail, 0.5)))
+        if activationStart != nil { activationStart = .now }
+        playbackStart = nil
+        let waiters = drainWaiters
+        drainWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Waits until the server reports everything queued as played.
+    func drain() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            mainloop.withLock {
+                guard gate.isPlaybackActive else { return continuation.resume() }
+                drainWaiters.append(continuation)
+                if playbackQueue.isEmpty && drainOperation == nil { requestDrain() }
+            }
+        }
+    }
+
+    /// Drops the queue and flushes the server's buffer (`pa_stream_flush`); returns once
+    /// the server has acknowledged the flush.
+    func cancelPlayback() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            mainloop.withLock {
+                let wasActive = gate.isPlaybackActive
+                playbackQueue.removeAll()
+                cancelDrainOperation()
+                if wasActive { finishPlayback() }
+                guard wasActive, phase == .ready, let playbackStream,
+                      let operation = pa_stream_flush(playbackStream, { _, _, userData in
+                          SessionEngine.from(userData).flushFinished()
+                      }, userData) else { return continuation.resume() }
+                pa_operation_unref(operation)
+                flushWaiters.append(continuation)
+            }
+        }
+    }
+
+    private func flushFinished() {
+        let waiters = flushWaiters
+        flushWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+
+    private func cancelDrainOperation() {
+        guard let drainOperation else { return }
+        pa_operation_cancel(drainOperation)
+        pa_operation_unref(drainOperation)
+        self.drainOperation = nil
+    }
+
+    /// Drops all playback state when the connection goes or the session closes; drain
+    /// waiters throw `error`, or return when it is nil.
+    func abandonPlayback(throwing error: (any Error)?) {
+        playbackQueue.removeAll()
+        cancelDrainOperation()
+        gate.playbackEnded(tailSamples: 0)
+        playbackStart = nil
+        isInterrupted = false
+        let waiters = drainWaiters
+        drainWaiters = []
+        for waiter in waiters {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        }
+        flushFinished()
+    }
+
+    /// The playback stream's started callback: the server began playing (mainloop thread).
+    func playbackStarted() {
+        guard let start = playbackStart else { return }
+        playbackStart = nil
+        let latency = start.duration(to: .now)
+        updateObserved { $0.metrics.playbackStartLatency = latency }
+    }
+
+    /// The playback stream's event callback: another application asks us to pause or resume.
+    func playbackEvent(_ name: String) {
+        switch name {
+        case PA_STREAM_EVENT_REQUEST_CORK where !isInterrupted:
+            isInterrupted = true
+            cork(true)
+            report(.interrupted)
+        case PA_STREAM_EVENT_REQUEST_UNCORK where isInterrupted:
+            isInterrupted = false
+            cork(false)
+            report(.interruptionEnded)
+        default:
+            logger.debug("playback stream event \(name) ignored")
+        }
+    }
+
+    /// Pauses or resumes the playback stream (`pa_stream_cork`).
+    private func cork(_ paused: Bool) {
+        guard let playbackStream, let operation = pa_stream_cork(playbackStream, paused ? 1 : 0, nil, nil) else { return }
+        pa_operation_unref(operation)
+    }
+}

@@ -1,0 +1,92 @@
+import CPulseAudio
+import Logging
+import ParleyCore
+import Synchronization
+
+/// The PulseAudio side of an `AudioSession`: one context and two streams on one
+/// threaded mainloop, and the state their callbacks share.
+///
+/// Every stored `var` of this class, and every `pa_*` handle in it, is guarded by
+/// the mainloop lock (`mainloop.withLock`); callbacks already hold it. That one
+/// lock is what makes the class safe to share, hence `@unchecked Sendable`.
+/// What a consumer reads without the lock lives in `CaptureBuffer` and `observed`.
+final class SessionEngine: @unchecked Sendable {
+    /// Where the session is in its life.
+    enum Phase: Equatable {
+        case new, connecting, ready, lost, closed
+    }
+
+    /// Figures readable from any thread without the mainloop lock.
+    struct Observed {
+        var inputLevel = LevelMeter()
+        var metrics = AudioSessionMetrics()
+    }
+
+    let options: AudioSessionOptions
+    let logger: Logger
+    /// False for a connection that only asks the server questions (device lists).
+    let wantsStreams: Bool
+    let mainloop: ThreadedMainloop
+    let capture: CaptureBuffer
+    let events: AsyncStream<AudioEvent>
+    let eventSink: AsyncStream<AudioEvent>.Continuation
+    let observed = Mutex(Observed())
+
+    // Guarded by the mainloop lock.
+    var phase = Phase.new
+    var context: OpaquePointer?
+    var recordStream: OpaquePointer?
+    var playbackStream: OpaquePointer?
+    var connectWaiter: CheckedContinuation<Void, any Error>?
+    var gate: CaptureGate
+    var playbackQueue = PlaybackQueue()
+    var drainOperation: OpaquePointer?
+    var wroteSinceDrainRequest = false
+    var drainWaiters: [CheckedContinuation<Void, any Error>] = []
+    var flushWaiters: [CheckedContinuation<Void, Never>] = []
+    var isInterrupted = false
+    var activationStart: ContinuousClock.Instant?
+    var playbackStart: ContinuousClock.Instant?
+
+    /// Creates the engine and starts its mainloop thread; nothing is connected yet.
+    init(options: AudioSessionOptions, logger: Logger, wantsStreams: Bool = true) {
+        self.options = options
+        self.logger = logger
+        self.wantsStreams = wantsStreams
+        mainloop = ThreadedMainloop()
+        gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback)
+        (events, eventSink) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let capacity = AudioFormat.recognition.sampleCount(forSeconds: options.captureBufferSeconds)
+        let eventSink = eventSink
+        capture = CaptureBuffer(capacity: max(capacity, 1)) { [eventSink, logger] dropped in
+            logger.warning("the capture consumer fell behind; dropped \(dropped) chunks of the oldest audio")
+            eventSink.yield(.captureOverrun(droppedChunks: dropped))
+        }
+    }
+
+    /// The engine behind a callback's user data.
+    static func from(_ userData: UnsafeMutableRawPointer?) -> SessionEngine {
+        Unmanaged<SessionEngine>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// This engine as callback user data (unretained: the session keeps the engine alive
+    /// until the mainloop has stopped).
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Reports an event to the session's listener.
+    func report(_ event: AudioEvent) {
+        logger.debug("audio event: \(event)")
+        eventSink.yield(event)
+    }
+
+    /// Updates the figures readable without the mainloop lock.
+    func updateObserved(_ body: (inout Observed) -> Void) {
+        observed.withLock { body(&$0) }
+    }
+
+    /// libpulse's message for the context's last error.
+    func contextError() -> String {
+        guard let context else { return "no connection" }
+        return String(cString: pa_strerror(pa_context_errno(context)))
+    }
+}

@@ -1,0 +1,47 @@
+import Audio
+import Foundation
+import ParleyCore
+import Testing
+import TestSupport
+
+/// Another application's phone call corks our playback, and releases it.
+@Suite struct InterruptionTests {
+    @Test func aPhoneStreamOnTheSameSinkCorksOurPlaybackUntilItEnds() async throws {
+        let device = try LoopbackDevice(label: "cork")
+        // As a music player: module-role-cork corks music when a phone stream starts.
+        let session = try await Harness.openSession(source: device.monitor, sink: device.sink) {
+            $0.playbackRole = "music"
+            $0.captureRole = "production"
+            $0.applicationName = "Parley cork test"
+        }
+        let recorder = EventRecorder(session)
+        for chunk in Harness.tone(frequency: 1_000, seconds: 6) { try await session.enqueue(chunk) }
+        try await Task.sleep(for: .milliseconds(300))
+        let call = Task {
+            try await Harness.offPool {
+                try ProcessRunner.run(["paplay", "--device=\(device.sink)", "--property=media.role=phone",
+                                       "--raw", "--rate=16000", "--channels=1", "--format=s16le", Harness.recordingPath],
+                                      environment: TestAudioServer.environment())
+            }
+        }
+        #expect(await recorder.waitFor(timeout: 5) { $0 == .interrupted })
+        #expect(try corkedState(of: "Parley cork test") == true)
+        #expect(try await call.value.status == 0)
+        #expect(await recorder.waitFor(timeout: 5) { $0 == .interruptionEnded })
+        #expect(try corkedState(of: "Parley cork test") == false)
+        try await Harness.within(15, "playback should resume and drain") { try await session.drain() }
+        await session.close()
+        #expect(recorder.events.filter { $0 == .interrupted }.count == 1)
+    }
+
+    /// Whether the server lists our playback stream as corked (`pactl list sink-inputs`).
+    private func corkedState(of application: String) throws -> Bool? {
+        let output = try ProcessRunner.run(["pactl", "list", "sink-inputs"], environment: TestAudioServer.environment())
+        for block in output.stdout.components(separatedBy: "Sink Input #")
+        where block.contains("application.name = \"\(application)\"") {
+            if block.contains("Corked: yes") { return true }
+            if block.contains("Corked: no") { return false }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Audio
+import Foundation
+import ParleyCore
+import Testing
+import TestSupport
+
+/// A server of our own is killed and restarted under a listening session.
+@Suite struct ServerLossTests {
+    /// A private PulseAudio server in a temporary directory, started with `scripts/pulse-server.sh`.
+    private struct PrivateServer {
+        let directory: String
+        let script = Fixtures.repository.appendingPathComponent("scripts/pulse-server.sh").path
+
+        /// Starts the server and returns its address.
+        @discardableResult
+        func start() throws -> String {
+            let output = try ProcessRunner.run(["/bin/bash", script, "start", directory])
+            guard output.status == 0, let line = output.stdout.split(separator: "\n").last,
+                  line.hasPrefix("PULSE_SERVER=") else {
+                throw ProcessRunner.Failure(message: "the private server did not start: \(output.stderr)")
+            }
+            return String(line.dropFirst("PULSE_SERVER=".count))
+        }
+
+        /// Kills the server.
+        func stop() throws {
+            try ProcessRunner.run(["/bin/bash", script, "stop", directory])
+        }
+
+        /// Plays the test recording into the server's microphone sink.
+        func playRecording(address: String) throws -> Int32 {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PULSE_SERVER"] = address
+            return try ProcessRunner.run(["paplay", "--device=parley_mic", "--raw", "--rate=16000", "--channels=1",
+                                          "--format=s16le", Harness.recordingPath], environment: environment).status
+        }
+    }
+
+    @Test func reportsTheLossReconnectsAndCaptureFlowsAgain() async throws {
+        let server = PrivateServer(directory: try Fixtures.temporaryDirectory("parley-restart").path)
+        let address = try server.start()
+        defer { try? server.stop() }
+        let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address)
+        let recorder = EventRecorder(session)
+        let collector = CaptureCollector(session)
+        try await session.startListening()
+        let recording = try Fixtures.rawSamples(Harness.recordingPath)
+
+        #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
+        await collector.waitForSamples(recording.count, timeout: 3)
+        #expect(Alignment(of: recording, in: collector.samples).correlation > 0.98)
+
+        try await Harness.offPool { try server.stop() }
+        #expect(await recorder.waitFor(timeout: 5) { if case .serverLost = $0 { true } else { false } })
+        #expect(!session.isConnected)
+        await #expect(throws: AudioSessionError.serverLost) {
+            try await session.enqueue(Harness.tone(frequency: 440, seconds: 0.05)[0])
+        }
+
+        try await Harness.offPool { try server.start() }
+        #expect(await recorder.waitFor(timeout: 15) { $0 == .reconnected })
+        #expect(session.isConnected)
+        let before = collector.samples.count
+        #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
+        await collector.waitForSamples(before + recording.count, timeout: 3)
+        let afterReconnect = Array(collector.samples[before...])
+        #expect(Alignment(of: recording, in: afterReconnect).correlation > 0.98)
+        #expect(session.metrics.reconnections == 1)
+        await session.close()
+    }
+}
