@@ -62,6 +62,12 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
         return resolved
     }
 
+    /// Loads `locale`'s decoder now, with the endpoint a conversation will use,
+    /// so that the first turn does not wait for the model to load.
+    public func preload(_ locale: LocaleTag, endpointMilliseconds: Int) async throws {
+        _ = try await decoder(for: resolve(locale), endpointMilliseconds: endpointMilliseconds)
+    }
+
     /// Starts a request for one utterance, continuing the audio stream of the previous one.
     public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
         try await makeRequest(locale: locale, options: options, newStream: false)
