@@ -1,5 +1,7 @@
+import Audio
 import ArgumentParser
 import Foundation
+import Logging
 import Locales
 import ParleyCore
 import Recognition
@@ -48,7 +50,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("endpoint-ms"), help: ArgumentHelp("Trailing silence, in ms, that ends an utterance.", valueName: "ms"))
     var endpointMilliseconds = RecognitionOptions().endpointMilliseconds
 
+    @Option(help: ArgumentHelp("From the microphone, stop after this many utterances (default: until Ctrl-C).", valueName: "n"))
+    var utterances: Int?
+
     func validate() throws {
+        if let utterances, utterances < 1 { throw ValidationError("--utterances must be at least 1.") }
+        if utterances != nil, file != nil { throw ValidationError("--utterances is for the microphone; a --file is recognized to its end.") }
         if hint != nil && grammar != nil { throw ValidationError("--hint and --grammar cannot be used together.") }
         if endpointMilliseconds < 10 || endpointMilliseconds > 10_000 {
             throw ValidationError("--endpoint-ms must be between 10 and 10000.")
@@ -61,11 +68,37 @@ struct ListenCommand: AsyncParsableCommand {
             let models = ModelRegistry(userDirectory: try common.directories().models)
             let recognizer = PocketSphinxRecognizer(models: models, priorities: registry.priorities)
             let tag = try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
-            guard let file else { throw MicrophoneUnavailable() }
             let printer = UtterancePrinter(json: json, partial: partial)
+            guard let file else {
+                return try await listenLive(recognizer, locale: tag, printer: printer)
+            }
             let results = try await recognizer.transcribeFile(file, locale: tag, options: try options(), onEvent: printer.print)
             if results.isEmpty { throw RecognitionError.emptyRecognition }
         }
+    }
+
+    /// Recognizes from the microphone through the audio session until Ctrl-C, or
+    /// until `--utterances` utterances have been printed.
+    private func listenLive(_ recognizer: PocketSphinxRecognizer, locale: LocaleTag,
+                            printer: UtterancePrinter) async throws {
+        let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
+        try await session.open()
+        let options = try options()
+        try await recognizer.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
+        Logger(label: "parley.listen").info("listening for \(locale) speech on \(common.source ?? "the default source")")
+        let limit = utterances
+        let listening = Task {
+            var heard = 0
+            try await recognizer.recognizeLive(from: session, locale: locale, options: options) { event in
+                printer.print(event)
+                if case .final = event { heard += 1 }
+                return limit.map { heard < $0 } ?? true
+            }
+        }
+        let interrupt = InterruptSignal { listening.cancel() }
+        defer { interrupt.cancel() }
+        try await listening.value
+        await session.close()
     }
 
     private func options() throws -> RecognitionOptions {
@@ -86,11 +119,4 @@ struct ListenCommand: AsyncParsableCommand {
 struct GrammarFileUnreadable: Error, CustomStringConvertible {
     var path: String
     var description: String { "cannot read the grammar file \(path); give a JSGF grammar saved as UTF-8 text" }
-}
-
-/// Live listening needs the audio session, which this command does not open yet.
-struct MicrophoneUnavailable: Error, CustomStringConvertible {
-    var description: String {
-        "listening from the microphone is not available in `parley listen` yet; give an audio file with --file PATH"
-    }
 }

@@ -54,9 +54,10 @@ struct ListenCommandTests {
         let spanish = try listen(["--file", Fixtures.recording("goforward.raw"), "--locale", "es-ES"])
         #expect(spanish.status == 1)
         #expect(spanish.stderr.hasPrefix("parley: no speech model for es-ES; installed: en-US;"))
-        let live = try listen([])
+        let live = try listen(["--server", "unix:/nonexistent/parley/native"])
         #expect(live.status == 1)
-        #expect(live.stderr.contains("--file PATH"))
+        #expect(live.stderr.hasPrefix("parley: no PulseAudio server at unix:/nonexistent/parley/native"))
+        #expect(live.stderr.split(separator: "\n").count == 1)
         let missing = try listen(["--file", "/nonexistent/question.wav"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "parley: cannot read audio from /nonexistent/question.wav: the file does not exist\n")
@@ -65,5 +66,30 @@ struct ListenCommandTests {
         #expect(grammar.stderr == "parley: cannot read the grammar file /nonexistent/x.gram; give a JSGF grammar saved as UTF-8 text\n")
         let both = try listen(["--file", "x.wav", "--hint", "confirmation", "--grammar", "x.gram"])
         #expect(both.status == 64)
+    }
+
+    @Test("from the microphone: a recording played into it is recognized, partial results first")
+    func listensLive() throws {
+        let microphone = try LoopbackDevice(label: "listen")
+        let child = try ChildProcess.parley(
+            ["listen", "--source", microphone.monitor, "--partial", "--utterances", "1"],
+            environment: ["PARLEY_LOG": "info"])
+        #expect(child.waitFor { _, stderr in stderr.contains("listening for en-US speech") })
+        try microphone.play(Fixtures.recording("goforward.raw"), raw: true)
+        #expect(child.wait(seconds: 30) == 0, "listen failed: \(child.stderr)")
+        let lines = child.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "go forward ten meters")
+        #expect(lines.dropLast().contains { $0.hasPrefix("partial: ") })
+        #expect(lines.dropLast().allSatisfy { $0.hasPrefix("partial: ") })
+    }
+
+    @Test("from the microphone: Ctrl-C leaves cleanly")
+    func interruptedLiveListening() throws {
+        let microphone = try LoopbackDevice(label: "listen")
+        let child = try ChildProcess.parley(["listen", "--source", microphone.monitor], environment: ["PARLEY_LOG": "info"])
+        #expect(child.waitFor { _, stderr in stderr.contains("listening for en-US speech") })
+        child.signal(SIGINT)
+        #expect(child.wait(seconds: 10) == 0)
+        #expect(child.stdout.isEmpty)
     }
 }
