@@ -1,5 +1,7 @@
 import ArgumentParser
+import Audio
 import Foundation
+import Logging
 import Locales
 import ParleyCore
 import Synthesis
@@ -81,8 +83,9 @@ struct SayCommand: AsyncParsableCommand {
             if RateScale.isClamped(rate) {
                 printError("note: rate \(rate) is slower than eSpeak NG can speak; speaking at its slowest, \(RateScale.floorWordsPerMinute) words per minute")
             }
-            let sink = try makeSink()
+            let sink = try await makeSink()
             try await synthesizer.speak(utterance, to: sink)
+            if let session = sink as? AudioSession { await session.close() }
             if let file = sink as? WAVFileSink {
                 try file.close()
                 let seconds = AudioFormat.synthesis.duration(ofSamples: file.framesWritten)
@@ -122,19 +125,11 @@ struct SayCommand: AsyncParsableCommand {
         return text
     }
 
-    /// Where the audio goes: the WAV file, or the speaker.
-    private func makeSink() throws -> any AudioSink {
+    /// Where the audio goes: the WAV file, or the speaker through the audio session.
+    private func makeSink() async throws -> any AudioSink {
         if let out { return try WAVFileSink(path: out) }
-        return try playbackSink()
+        let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
+        try await session.open()
+        return session
     }
-
-    /// The speaker, through the audio session.
-    private func playbackSink() throws -> any AudioSink {
-        throw PlaybackUnavailable()
-    }
-}
-
-/// Playback through the speaker is not wired into this build yet.
-struct PlaybackUnavailable: Error, CustomStringConvertible {
-    var description: String { "playback needs the audio session, which this build does not have yet; use --out FILE.wav" }
 }

@@ -68,11 +68,26 @@ struct SayCommandTests {
         #expect(rate.stderr.contains("--rate 1.5 is out of range"))
     }
 
-    @Test("without --out, say needs the audio session")
-    func playbackNotYetWired() throws {
-        let result = try ProcessRunner.parley(["say", "hi"])
+    @Test("without --out, say speaks through the audio session into the chosen sink")
+    func sayThroughTheSpeaker() throws {
+        let speaker = try LoopbackDevice(label: "say")
+        nonisolated(unsafe) var recorded: [Int16] = []
+        let recording = DispatchGroup()
+        DispatchQueue.global().async(group: recording) { recorded = (try? speaker.record(seconds: 4)) ?? [] }
+        usleep(500_000)
+        let result = try ProcessRunner.parley(["say", "--sink", speaker.sink, "Hello there, how are you today?"])
+        recording.wait()
+        #expect(result.status == 0, "say failed: \(result.stderr)")
+        let loud = recorded.filter { abs(Int($0)) > 1_000 }.count
+        #expect(loud > 8_000, "expected about two seconds of speech on the sink's monitor, found \(loud) loud samples")
+    }
+
+    @Test("without --out and without a server, say fails with one sentence")
+    func sayWithoutAServer() throws {
+        let result = try ProcessRunner.parley(["say", "--server", "unix:/nonexistent/parley/native", "hi"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("playback needs the audio session"))
+        #expect(result.stderr.hasPrefix("parley: no PulseAudio server at unix:/nonexistent/parley/native"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("voices lists espeak's voices, filtered by language, as a table or JSON")
