@@ -1,9 +1,11 @@
 import ArgumentParser
-import Synthesis
+import Audio
 import Foundation
 import Locales
+import Logging
 import ParleyCore
 import Pronunciation
+import Synthesis
 
 /// `parley dict`: the phonetic override dictionaries, one per language.
 struct DictCommand: AsyncParsableCommand {
@@ -17,7 +19,7 @@ struct DictCommand: AsyncParsableCommand {
             and take precedence.
             """,
         subcommands: [DictListCommand.self, DictAddCommand.self, DictRemoveCommand.self, DictLookupCommand.self,
-                      DictImportCommand.self, DictExportCommand.self, DictSymbolsCommand.self,
+                      DictSayCommand.self, DictImportCommand.self, DictExportCommand.self, DictSymbolsCommand.self,
                       DictBuildTablesCommand.self])
 }
 
@@ -131,6 +133,41 @@ struct DictLookupCommand: AsyncParsableCommand {
                 print("  \(override.layer.rawValue) dictionary: \(override.entry.ipa); eSpeak NG alone: \(result.espeakOwn)")
             }
         }
+    }
+}
+
+/// `parley dict say LANG WORD`.
+struct DictSayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say",
+        abstract: "Speak a word as eSpeak NG says it on its own, then with its dictionary entry.",
+        discussion: "Plays through the speaker (--sink, --server), or writes both to a WAV file with --out.")
+
+    @OptionGroup var target: DictTarget
+
+    @Argument(help: "The word or phrase.")
+    var word: String
+
+    @Option(help: ArgumentHelp("Write the preview to a WAV file instead of playing it.", valueName: "file.wav"))
+    var out: String?
+
+    func run() async throws {
+        try await reportingFailure {
+            let override = try target.dictionaries().load(language: target.code).entry(for: word)
+            if override == nil { printError("note: '\(word)' has no \(target.code) dictionary entry; it is spoken once, as eSpeak NG says it") }
+            let sink = try await previewSink()
+            try await PronunciationPreview.play(word: word, mnemonics: override?.mnemonics, voice: .identifier(try target.voice()),
+                                                synthesizer: ESpeakSynthesizer(), sink: sink)
+            if let session = sink as? AudioSession { await session.close() }
+            try (sink as? WAVFileSink)?.close()
+        }
+    }
+
+    private func previewSink() async throws -> any AudioSink {
+        if let out { return try WAVFileSink(path: out) }
+        let session = AudioSession(options: target.common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
+        try await session.open()
+        return session
     }
 }
 

@@ -31,6 +31,34 @@ struct DictCommandTests {
         #expect(try Self.parley(["dict", "list", "en", "tom"], directory: directory).stdout == "word  ipa  from\n")
     }
 
+    @Test("say previews the word as espeak says it, then with the entry: two utterances, into a file or the speaker")
+    func sayPreview() throws {
+        let directory = try Fixtures.temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func seconds(_ file: String) throws -> Double {
+            let output = try ProcessRunner.run(["soxi", "-D", file])
+            return try #require(Double(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let alone = try Self.parley(["dict", "say", "en", "tomato", "--out", "\(directory)/alone.wav"], directory: directory)
+        #expect(alone.status == 0)
+        #expect(alone.stderr.contains("has no en dictionary entry"))
+        #expect(try Self.parley(["dict", "add", "en", "tomato", "təˈmɑːtəʊ"], directory: directory).status == 0)
+        let both = try Self.parley(["dict", "say", "en", "tomato", "--out", "\(directory)/both.wav"], directory: directory)
+        #expect(both.status == 0, "dict say failed: \(both.stderr)")
+        #expect(try seconds("\(directory)/both.wav") > 2 * (try seconds("\(directory)/alone.wav")) + 0.3)
+
+        let speaker = try LoopbackDevice(label: "dictsay")
+        nonisolated(unsafe) var recorded: [Int16] = []
+        let recording = DispatchGroup()
+        DispatchQueue.global().async(group: recording) { recorded = (try? speaker.record(seconds: 3)) ?? [] }
+        usleep(500_000)
+        let played = try ProcessRunner.run([ProcessRunner.parleyBinary, "dict", "say", "en", "tomato", "--sink", speaker.sink,
+                                            "--dictionaries", directory], environment: TestAudioServer.environment())
+        recording.wait()
+        #expect(played.status == 0, "dict say failed: \(played.stderr)")
+        #expect(recorded.filter { abs(Int($0)) > 1_000 }.count > 4_000)
+    }
+
     @Test("a bad symbol fails with one sentence naming it and its position, exit 1")
     func badSymbol() throws {
         let result = try Self.parley(["dict", "add", "en", "tomato", "təˈmɑːɮəʊ"], directory: TestData.temporaryDirectory())
