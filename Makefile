@@ -1,6 +1,6 @@
 # Parley — build, test and run on a Debian machine with Swift on PATH.
 #
-#   make run      install what is missing, build, start parley
+#   make run      install what is missing, build, check the engines, start a conversation (ARGS=…)
 #   make test     install what is missing, start a private PulseAudio server, run every test
 #   make bench    run the benchmarks and rewrite BENCHMARKS.md
 #   make install  PREFIX=/usr/local: the binary and its data
@@ -27,9 +27,11 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
 
+# doctor first, so a missing part is named before the conversation starts
+# (without an audio server the conversation is typed-only).
 run: build
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley doctor || true
-	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley languages
+	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
 test: deps
 	@scripts/with-test-server.sh $(SWIFT) test $(SWIFT_FLAGS) $(if $(FILTER),--filter $(FILTER),)
