@@ -116,7 +116,10 @@ var targets: [Target] = [
     .target(name: "TestSupport", dependencies: ["ParleyCore"], path: "Tests/TestSupport", swiftSettings: strict),
     .testTarget(
         name: "SystemLibraryTests",
-        dependencies: ["CPulseAudio", "CESpeakNG", "CPocketSphinx", "CReadline", "TestSupport"],
+        dependencies: [
+            "CPulseAudio", "CESpeakNG", "CPocketSphinx", "CReadline", "Audio", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ],
         swiftSettings: strict),
     .testTarget(name: "ParleyCommandTests", dependencies: ["parley", "TestSupport"], swiftSettings: strict),
 ]
