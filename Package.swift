@@ -117,7 +117,7 @@ var targets: [Target] = [
     .testTarget(
         name: "SystemLibraryTests",
         dependencies: [
-            "CPulseAudio", "CESpeakNG", "CPocketSphinx", "CReadline", "Audio", "TestSupport",
+            "CPulseAudio", "CPocketSphinx", "CReadline", "Audio", "TestSupport",
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strict),
