@@ -34,7 +34,7 @@ run: build
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
 test: deps
-	@scripts/with-test-server.sh $(SWIFT) test $(SWIFT_FLAGS) $(if $(FILTER),--filter $(FILTER),)
+	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/with-test-server.sh scripts/run-tests.sh $(FILTER)
 
 bench: deps
 	@scripts/with-test-server.sh scripts/bench.sh
