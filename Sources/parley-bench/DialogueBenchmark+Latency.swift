@@ -53,8 +53,33 @@ extension DialogueBenchmark {
     }
 
     /// The naive pipeline, one process per recognized line:
-    /// `pocketsphinx_continuous -inmic yes | while read line; do apertium | espeak-ng --stdout | paplay; done`.
-    func naiveTurns(devices: Devices) async throws -> Timings {
+    /// `pocketsphinx_continuous -inmic yes | while read line; do apertium | espeak-ng --stdout | paplay; done`,
+    /// started afresh for every turn (its model load is not timed), so a decoder that fell behind
+    /// real time on a busy machine does not carry its backlog into the next turn.
+    /// Returns the latencies and the number of turns in which nothing was spoken within 30 s.
+    func naiveTurns(devices: Devices) async throws -> (latencies: Timings, silent: Int) {
+        var latencies: [Double] = [], silent = 0
+        for turn in 0...turns {
+            let group = try startNaivePipeline(devices)
+            defer { stopGroup(recordedIn: group) }
+            try await Task.sleep(for: .seconds(3))  // the decoder loads its model and opens the microphone
+            devices.resetTaps()
+            try play(into: devices.microphone)
+            guard try await waitUntilSpoken(devices) else {
+                silent += turn > 0 ? 1 : 0
+                progress("naive: turn \(turn), nothing spoken within 30 s")
+                continue
+            }
+            let latency = try devices.latency()
+            if turn > 0 { latencies.append(latency) }
+            progress("naive: turn \(turn), \(Timings.format(latency)) ms")
+        }
+        guard !latencies.isEmpty else { throw BenchmarkFailure("the naive pipeline spoke in no turn") }
+        return (Timings(latencies), silent)
+    }
+
+    /// Starts the naive pipeline in a process group of its own; returns the file holding the group's id.
+    private func startNaivePipeline(_ devices: Devices) throws -> String {
         let script = """
             echo $$ > "$3"
             exec pocketsphinx_continuous -inmic yes -adcdev "$1" -logfn /dev/null | \
@@ -65,22 +90,11 @@ extension DialogueBenchmark {
         let pipeline = Process()
         pipeline.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")  // its own process group, stopped as one
         let groupFile = FileManager.default.temporaryDirectory.appendingPathComponent("naive-\(getpid()).pid").path
+        try? FileManager.default.removeItem(atPath: groupFile)
         pipeline.arguments = ["/bin/sh", "-c", script, "sh", devices.microphone.monitor, devices.speaker.name, groupFile]
         (pipeline.standardOutput, pipeline.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
         try pipeline.run()
-        defer { stopGroup(recordedIn: groupFile) }
-        
-        try await Task.sleep(for: .seconds(3))  // the decoder loads its model and opens the microphone
-        var latencies: [Double] = []
-        for turn in 0...turns {
-            devices.resetTaps()
-            try play(into: devices.microphone)
-            try await waitUntilSpoken(devices)
-            let latency = try devices.latency()
-            if turn > 0 { latencies.append(latency) }
-            progress("naive: turn \(turn), \(Timings.format(latency)) ms")
-        }
-        return Timings(latencies)
+        return groupFile
     }
 
     /// Stops the naive pipeline: the shell that `setsid` started wrote its pid, the group's id.
@@ -93,15 +107,15 @@ extension DialogueBenchmark {
     }
 
     /// Waits until the speaker has sounded after the recording and then been quiet for a second.
-    private func waitUntilSpoken(_ devices: Devices) async throws {
+    private func waitUntilSpoken(_ devices: Devices) async throws -> Bool {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
             if (try? devices.latency()) != nil, devices.speakerTap.isQuiet(forLast: 1, threshold: Self.speechThreshold) {
-                return
+                return true
             }
         }
-        throw BenchmarkFailure("the naive pipeline spoke nothing within 30 s")
+        return false
     }
 
     /// Plays the recording into `sink` with paplay, returning when it has played.

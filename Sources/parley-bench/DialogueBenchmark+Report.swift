@@ -2,7 +2,8 @@ import Foundation
 
 /// The Markdown of the dialogue section.
 extension DialogueBenchmark {
-    func addLatency(to report: inout BenchmarkReport, automatic: SpokenRun, key: SpokenRun, naive: Timings) {
+    func addLatency(to report: inout BenchmarkReport, automatic: SpokenRun, key: SpokenRun,
+                    naive: Timings, naiveSilent: Int) {
         let window = Double(endpointMilliseconds)
         let overhead = Timings(automatic.latencies.samples.map { $0 - window })
         let naiveOverhead = Timings(naive.samples.map { $0 - window })
@@ -24,11 +25,18 @@ extension DialogueBenchmark {
             ["naive: `pocketsphinx_continuous -inmic yes` → `apertium -u eng-spa` → `espeak-ng --stdout` → `paplay`, "
                 + "processes per line", ms(naive.median), ms(naive.p90), ms(naiveOverhead.median), ms(naiveOverhead.p90)],
         ])
+        if naiveSilent > 0 {
+            report.add("The naive pipeline spoke nothing within 30 s in \(naiveSilent) more turns (not in the figures).")
+            report.add("")
+        }
         report.add("With the key, Enter is sent when `paplay` has finished playing the recording into the "
                    + "microphone, so the key's latency includes that notice.")
         report.add("")
         report.add("Ratio naive / parley (median latency): automatic endpoint \(ratio(naive.median, automatic.latencies.median)), "
                    + "end-of-turn key \(ratio(naive.median, key.latencies.median)).")
+        report.add("")
+        report.add("The naive pipeline is started afresh for each turn, three seconds before the recording plays, "
+                   + "so its model load is not timed and a backlog cannot build up.")
         report.add("")
         report.add("All samples (ms): automatic \(list(automatic.latencies)); key \(list(key.latencies)); naive \(list(naive)).")
         report.add("")

@@ -41,7 +41,7 @@ struct DialogueBenchmark: AsyncParsableCommand {
             let naiveMemory = try naiveMemory(devices: devices)
             var report = BenchmarkReport(area: "dialogue", title: "Dialogue: turn latency and memory",
                                          command: "scripts/with-test-server.sh scripts/bench.sh dialogue")
-            addLatency(to: &report, automatic: automatic, key: key, naive: naive)
+            addLatency(to: &report, automatic: automatic, key: key, naive: naive.latencies, naiveSilent: naive.silent)
             addMemory(to: &report, spoken: [automatic, key], typed: memory, naive: naiveMemory)
             try report.write()
         } catch {
