@@ -18,12 +18,16 @@ extension DialogueBenchmark {
     ]
 
     /// `memoryTurns` typed turns through a pipe, real translation, speech muted (`--mute`),
-    /// with the audio session open on the null sinks as in a spoken dialogue.
+    /// with the audio session open on the null sinks and a transcript file, as in a spoken dialogue.
     func typedTurnsMemory(devices: Devices) throws -> MemoryRun {
-        let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--mute",
+        let transcript = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(getpid()).jsonl").path
+        let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history", "--mute",
                                        "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
                                       terminal: .pipe)
-        defer { run.finish() }
+        defer {
+            run.finish()
+            try? FileManager.default.removeItem(atPath: transcript)
+        }
         try run.waitFor("A (en-US), your turn", moreThan: 0)
         var samples: [(turns: Int, resident: Int)] = []
         if let status = MemoryStatus(pid: run.pid) { samples.append((0, status.resident)) }

@@ -51,7 +51,7 @@ extension DialogueBenchmark {
             Memory: peak resident (VmHWM) of `parley dialog` over each spoken run above \
             (\(turns + 1) turns, speaking), and resident memory (VmRSS) every \(memoryInterval) turns over \
             \(memoryTurns) typed turns through a pipe with real translation, English and Spanish in turn, \
-            the audio session open, speech muted (`--mute`: each spoken turn takes seconds of real \
+            the audio session open, a transcript file written, speech muted (`--mute`: each spoken turn takes seconds of real \
             time, so \(memoryTurns) of them would not fit the run; the spoken runs above cover synthesis).
             """)
         report.add("")
