@@ -19,6 +19,8 @@ public final class TranscriptWriter: Sendable {
     /// The file being written.
     public let path: String
     private let descriptor: Int32
+    /// The file's length when it was opened: what this writer wrote starts there.
+    private let startOffset: UInt64
 
     /// Opens (creating it and its directory if needed) the file at `path` for appending.
     public init(path: String) throws {
@@ -30,6 +32,7 @@ public final class TranscriptWriter: Sendable {
         guard descriptor >= 0 else { throw TranscriptError(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
         self.descriptor = descriptor
+        startOffset = UInt64(max(lseek(descriptor, 0, SEEK_END), 0))
     }
 
     deinit { close(descriptor) }
@@ -49,6 +52,18 @@ public final class TranscriptWriter: Sendable {
             guard written > 0 else { throw TranscriptError(path: path, reason: String(cString: strerror(errno))) }
             offset += written
         }
+    }
+
+    /// The lines this writer wrote (not what the file held before), read back from the file,
+    /// so a conversation never keeps its turns in memory to copy them.
+    public func writtenLines() throws -> [String] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TranscriptError(path: path, reason: "it cannot be read back")
+        }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: startOffset)
+        let data = try handle.readToEnd() ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Where a session's transcript goes by default: `STATE/transcripts/YYYY-MM-DDTHH-MM-SS.jsonl`

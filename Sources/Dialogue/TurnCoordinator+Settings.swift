@@ -121,10 +121,12 @@ extension TurnCoordinator {
     /// `:transcript FILE`: writes the turns so far to `path` and goes on writing there.
     public func switchTranscript(to path: String) {
         do {
+            let lines = try transcript?.writtenLines() ?? unwrittenLines
             let writer = try TranscriptWriter(path: path)
-            for line in transcriptLines { try writer.write(line: line) }
+            for line in lines { try writer.write(line: line) }
             transcript = writer
-            emit(.notice("transcript: \(path) (\(transcriptLines.count) turns so far)"))
+            unwrittenLines = []
+            emit(.notice("transcript: \(path) (\(lines.count) turns so far)"))
         } catch {
             emit(.error(String(describing: error)))
         }

@@ -156,12 +156,13 @@ extension TurnCoordinator {
 
     private func write(_ entry: TranscriptEntry) {
         let line = entry.jsonLine
-        transcriptLines.append(line)
-        guard let writer = transcript else { return }
+        guard let writer = transcript else { return unwrittenLines.append(line) }
         do {
             try writer.write(line: line)
         } catch {
             emit(.error(String(describing: error)))
+            unwrittenLines = (try? writer.writtenLines()) ?? []
+            unwrittenLines.append(line)
             transcript = nil
         }
     }

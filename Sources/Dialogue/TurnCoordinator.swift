@@ -29,8 +29,10 @@ public actor TurnCoordinator {
     public internal(set) var state: DialogueState
     /// The transcript file being written, if any.
     var transcript: TranscriptWriter?
-    /// Every line written this session, for `:transcript FILE`.
-    var transcriptLines: [String] = []
+    /// The lines of this session while no transcript file holds them (`--no-transcript`, or the
+    /// file failed), for `:transcript FILE`; with a file they are read back from it instead, so a
+    /// long conversation does not grow in memory.
+    var unwrittenLines: [String] = []
 
     /// Bumped whenever the current activity is abandoned; late results of an older epoch are ignored.
     var epoch = 0

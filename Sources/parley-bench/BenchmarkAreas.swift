@@ -7,4 +7,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
     AudioBenchmark.self,
+    DialogueBenchmark.self,
 ]

@@ -64,6 +64,36 @@ struct TranscriptTests {
         #expect(decoded.map { $0?["text"] as? String } == ["hello", "hola", "goodbye"])
     }
 
+    @Test func switchingCopiesOnlyThisSessionsTurnsReadBackFromTheFile() async throws {
+        let first = temporaryFile(), second = temporaryFile()
+        defer { [first, second].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try #"{"turn":1,"text":"an earlier conversation"}"#.appending("\n").write(toFile: first, atomically: true, encoding: .utf8)
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: first))
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        try await rig.turns(1)
+        await rig.coordinator.switchTranscript(to: second)
+        let secondLines = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n")
+        let firstLines = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n")
+        #expect(firstLines.count == 2, "the session appended to the earlier file")
+        #expect(secondLines == Array(firstLines.suffix(1)), "only this session's turn is copied")
+    }
+
+    @Test func withoutATranscriptFileSwitchingStillCopiesTheTurnsSoFar() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(configure: { $0.usesMicrophone = false })
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        await rig.coordinator.submitTyped("hola")
+        try await rig.turns(2)
+        await rig.coordinator.switchTranscript(to: path)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let texts = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .map { $0?["text"] as? String }
+        #expect(texts == ["hello", "hola"])
+    }
+
     @Test func jsonStringsEscapeControlCharactersAndKeepUnicode() {
         let entry = TranscriptEntry(turn: 2, side: .b, locale: TestRig.spanish, input: .typed, text: "¿Dónde\u{1}?\\",
                                     confidence: nil, targetLocale: TestRig.english, translation: "Where\n?",

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Turn latency: the end of the recording played into the microphone → the first
+/// audible sample of the translation on the speaker, both read from the audio.
+extension DialogueBenchmark {
+    /// How a spoken turn ends.
+    enum TurnEnd { case endpoint, key }
+
+    /// What the turns of one `parley dialog` run measured.
+    struct SpokenRun {
+        var latencies: Timings
+        var memory: MemoryStatus?
+    }
+
+    /// Silence on the microphone's null sink is exactly zero; anything else is the recording.
+    static let recordingThreshold: Int16 = 0
+    /// The first speech sample of the translation (out of 32767).
+    static let speechThreshold: Int16 = 200
+
+    /// `turns` spoken turns (after one that warms up) through one `parley dialog`.
+    func spokenTurns(ending: TurnEnd, devices: Devices) async throws -> SpokenRun {
+        let terminal: DialogueProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
+        let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history",
+                                       "--endpoint-ms", String(endpointMilliseconds),
+                                       "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
+                                      terminal: terminal)
+        defer { run.finish() }
+        try run.waitFor("A (en-US), your turn", moreThan: 0)
+        try await Task.sleep(for: .seconds(1))  // the models and pipelines are loaded before the first turn
+        var latencies: [Double] = []
+        for turn in 0...turns {
+            let latency = try await spokenTurn(run, ending: ending, terminal: terminal, devices: devices)
+            if turn > 0 { latencies.append(latency) }
+            progress("parley, \(ending): turn \(turn), \(Timings.format(latency)) ms")
+            let turnsOfA = run.count("A (en-US), your turn")
+            run.send(":swap", terminal: terminal)
+            try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        return SpokenRun(latencies: Timings(latencies), memory: MemoryStatus(pid: run.pid))
+    }
+
+    /// Plays the recording, ends the turn as `ending` says, waits until the translation was spoken.
+    private func spokenTurn(_ run: DialogueProcess, ending: TurnEnd, terminal: DialogueProcess.Terminal,
+                            devices: Devices) async throws -> Double {
+        devices.resetTaps()
+        let turnsOfB = run.count("B (es-ES), your turn")
+        try play(into: devices.microphone)
+        if ending == .key { run.send("", terminal: terminal) }
+        try run.waitFor("B (es-ES), your turn", moreThan: turnsOfB)  // printed when the speaker has drained
+        try await Task.sleep(for: .milliseconds(200))
+        return try devices.latency()
+    }
+
+    /// The naive pipeline, one process per recognized line:
+    /// `pocketsphinx_continuous -inmic yes | while read line; do apertium | espeak-ng --stdout | paplay; done`,
+    /// started afresh for every turn (its model load is not timed), so a decoder that fell behind
+    /// real time on a busy machine does not carry its backlog into the next turn.
+    /// Returns the latencies and the number of turns in which nothing was spoken within 30 s.
+    func naiveTurns(devices: Devices) async throws -> (latencies: Timings, silent: Int) {
+        var latencies: [Double] = [], silent = 0
+        for turn in 0...turns {
+            let group = try startNaivePipeline(devices)
+            defer { stopGroup(recordedIn: group) }
+            try await Task.sleep(for: .seconds(3))  // the decoder loads its model and opens the microphone
+            devices.resetTaps()
+            try play(into: devices.microphone)
+            guard try await waitUntilSpoken(devices) else {
+                silent += turn > 0 ? 1 : 0
+                progress("naive: turn \(turn), nothing spoken within 30 s")
+                continue
+            }
+            let latency = try devices.latency()
+            if turn > 0 { latencies.append(latency) }
+            progress("naive: turn \(turn), \(Timings.format(latency)) ms")
+        }
+        guard !latencies.isEmpty else { throw BenchmarkFailure("the naive pipeline spoke in no turn") }
+        return (Timings(latencies), silent)
+    }
+
+    /// Starts the naive pipeline in a process group of its own; returns the file holding the group's id.
+    private func startNaivePipeline(_ devices: Devices) throws -> String {
+        let script = """
+            echo $$ > "$3"
+            exec pocketsphinx_continuous -inmic yes -adcdev "$1" -logfn /dev/null | \
+            while IFS= read -r line; do
+              printf '%s\\n' "$line" | apertium -u eng-spa | espeak-ng -v es --stdout | paplay --device="$2"
+            done
+            """
+        let pipeline = Process()
+        pipeline.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")  // its own process group, stopped as one
+        let groupFile = FileManager.default.temporaryDirectory.appendingPathComponent("naive-\(getpid()).pid").path
+        try? FileManager.default.removeItem(atPath: groupFile)
+        pipeline.arguments = ["/bin/sh", "-c", script, "sh", devices.microphone.monitor, devices.speaker.name, groupFile]
+        (pipeline.standardOutput, pipeline.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+        try pipeline.run()
+        return groupFile
+    }
+
+    /// Stops the naive pipeline: the shell that `setsid` started wrote its pid, the group's id.
+    /// SIGKILL, because a blocked SIGTERM may have been inherited.
+    private func stopGroup(recordedIn file: String) {
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+              let group = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), group > 1 else { return }
+        kill(-group, SIGKILL)
+    }
+
+    /// Waits until the speaker has sounded after the recording and then been quiet for a second.
+    private func waitUntilSpoken(_ devices: Devices) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            if (try? devices.latency()) != nil, devices.speakerTap.isQuiet(forLast: 1, threshold: Self.speechThreshold) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Plays the recording into `sink` with paplay, returning when it has played.
+    func play(into sink: BenchSink) throws {
+        try runProgram(["paplay", "--device=\(sink.name)", Self.recording])
+    }
+}
+
+/// A line on standard error while the benchmark runs.
+func progress(_ line: String) {
+    FileHandle.standardError.write(Data("dialogue: \(line)\n".utf8))
+}
+
+/// The two null sinks of the latency runs, with a tap on each monitor.
+struct Devices {
+    let microphone: BenchSink
+    let speaker: BenchSink
+    let microphoneTap: MonitorTap
+    let speakerTap: MonitorTap
+
+    /// Loads both sinks and starts both taps.
+    static func make() async throws -> Devices {
+        let (microphone, speaker) = (try BenchSink(label: "mic"), try BenchSink(label: "speaker"))
+        return Devices(microphone: microphone, speaker: speaker,
+                       microphoneTap: try await MonitorTap(source: microphone.monitor),
+                       speakerTap: try await MonitorTap(source: speaker.monitor))
+    }
+
+    /// Forgets what both taps heard.
+    func resetTaps() {
+        microphoneTap.reset()
+        speakerTap.reset()
+    }
+
+    /// Milliseconds from the last sample of the recording to the first audible sample after it.
+    func latency() throws -> Double {
+        guard let end = microphoneTap.lastSound(threshold: DialogueBenchmark.recordingThreshold) else {
+            throw BenchmarkFailure("the recording was not heard on the microphone")
+        }
+        guard let onset = speakerTap.firstSound(after: end, threshold: DialogueBenchmark.speechThreshold) else {
+            throw BenchmarkFailure("nothing was heard on the speaker after the recording")
+        }
+        return Double(onset - end) / 1e6
+    }
+
+    /// Closes the taps and unloads the sinks.
+    func close() async {
+        await microphoneTap.close()
+        await speakerTap.close()
+        microphone.unload()
+        speaker.unload()
+    }
+}
