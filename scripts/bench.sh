@@ -9,7 +9,8 @@ swift build -c release --product parley >/dev/null
 bench="$(swift build -c release --show-bin-path)/parley-bench"
 areas=("$@")
 if [ ${#areas[@]} -eq 0 ]; then
-  mapfile -t areas < <("$bench" --help | awk '/^SUBCOMMANDS:/{on=1; next} on && NF {print $1}' | grep -v '^help$')
+  # Subcommand rows are indented by two spaces; wrapped abstracts by more.
+  mapfile -t areas < <("$bench" --help | awk '/^SUBCOMMANDS:/{on=1; next} on && /^  [a-z]/ {print $1}' | grep -v '^help$')
 fi
 mkdir -p benchmarks
 for area in "${areas[@]}"; do
