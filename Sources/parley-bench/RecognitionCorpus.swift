@@ -87,15 +87,6 @@ struct RecognitionCorpus {
 
     /// Word-level edit distance.
     static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
-        let a = reference.split(separator: " "), b = hypothesis.split(separator: " ")
-        var previous = Array(0...b.count)
-        for i in stride(from: 1, through: a.count, by: 1) {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        editDistance(reference.split(separator: " "), hypothesis.split(separator: " "))
     }
 }
