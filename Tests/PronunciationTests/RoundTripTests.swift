@@ -4,23 +4,15 @@ import Testing
 /// IPA from espeak → our mnemonics → espeak's phonemes → IPA, on words the tables never saw.
 @Suite("Round trip through eSpeak NG", .serialized)
 struct RoundTripTests {
-    @Test("2,000 held-out English words from the CMU dictionary: at least 99% exact")
-    func english() async throws {
-        let words = Array(TableWords.heldOut(try TableWords.all(language: "en", directories: TestData.directories())).prefix(2_000))
-        let report = try await RoundTripReport.measure(words: words, converter: TestData.converter("en"),
-                                                       voice: "en-us", transcriber: TestData.transcriber)
-        print("en round trip: \(report.exact)/\(report.total)")
-        #expect(report.total == 2_000)
-        #expect(report.ratio >= 0.99, "\(report.mismatches.prefix(10).map { "\($0.word): \($0.original) → \($0.returned)" })")
-    }
-
-    @Test("500 held-out Spanish words from Apertium's generator: at least 99% exact")
-    func spanish() async throws {
-        let words = Array(TableWords.heldOut(try TableWords.all(language: "es", directories: TestData.directories())).prefix(500))
-        let report = try await RoundTripReport.measure(words: words, converter: TestData.converter("es"),
-                                                       voice: "es", transcriber: TestData.transcriber)
-        print("es round trip: \(report.exact)/\(report.total)")
-        #expect(report.total == 500)
+    @Test("held-out words (2,000 English from the CMU dictionary, 500 Spanish from Apertium's generator): at least 99% exact",
+          arguments: [("en", "en-us", 2_000), ("es", "es", 500)])
+    func roundTrip(language: String, voice: String, count: Int) async throws {
+        let all = try TableWords.all(language: language, directories: TestData.directories())
+        let words = Array(TableWords.heldOut(all).prefix(count))
+        let report = try await RoundTripReport.measure(words: words, converter: TestData.converter(language),
+                                                       voice: voice, transcriber: TestData.transcriber)
+        print("\(language) round trip: \(report.exact)/\(report.total)")
+        #expect(report.total == count)
         #expect(report.ratio >= 0.99, "\(report.mismatches.prefix(10).map { "\($0.word): \($0.original) → \($0.returned)" })")
     }
 
