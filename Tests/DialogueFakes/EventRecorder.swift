@@ -18,6 +18,12 @@ public final class EventRecorder: @unchecked Sendable {
 
     private func append(_ event: DialogueEvent) { lock.withLock { recorded.append(event) } }
 
+    /// Waits until the coordinator has closed its event stream and every event
+    /// in it has been recorded: after `stop()`, the record is then complete.
+    public func waitForTheEnd() async {
+        await task?.value
+    }
+
     /// Everything so far.
     public var events: [DialogueEvent] { lock.withLock { recorded } }
 

@@ -24,6 +24,8 @@ struct CancelTests {
         try await rig.recorder.waitForState(.recognizing(.a))
         await rig.coordinator.cancel()
         #expect(await rig.coordinator.state == .idle(.a))
+        await rig.coordinator.stop()
+        await rig.recorder.waitForTheEnd()
         #expect(rig.recorder.finishedTurns.isEmpty)
     }
 

@@ -169,6 +169,7 @@ struct TurnTransitionTests {
         try await rig.waitUntil("translation asked") { rig.translator.translated == ["last words"] }
         rig.translator.release()
         await stopped
+        await rig.recorder.waitForTheEnd()
         #expect(rig.recorder.finishedTurns.map(\.text) == ["last words"])
         #expect(await rig.coordinator.state == .ended)
     }
@@ -179,6 +180,7 @@ struct TurnTransitionTests {
         try await rig.speak([[.speechStarted(at: 0)], [.partial("thank you")]])
         try await rig.recorder.waitFor("the partial") { $0.contains(.partial(.a, "thank you")) }
         await rig.coordinator.finishAndStop()
+        await rig.recorder.waitForTheEnd()
         #expect(rig.recorder.finishedTurns.map(\.text) == ["thank you"])
     }
 }

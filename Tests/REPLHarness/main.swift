@@ -42,11 +42,22 @@ func control(_ line: Substring) {
 }
 
 if let path = ProcessInfo.processInfo.environment["PARLEY_HARNESS_CONTROL"] {
+    // Opened for reading and writing, the FIFO never reports end of file, so
+    // it is opened once: reopening after each writer would lose a line written
+    // between the end of file and the reopening.
+    let descriptor = open(path, O_RDWR)
+    guard descriptor >= 0 else { fatalError("cannot open the control FIFO \(path)") }
     Thread {
-        while let handle = FileHandle(forReadingAtPath: path) {
-            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-            text.split(separator: "\n").forEach(control)
-            try? handle.close()
+        var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { if count < 0 && errno == EINTR { continue } else { return } }
+            pending.append(contentsOf: buffer[0..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                control(Substring(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
         }
     }.start()
 }

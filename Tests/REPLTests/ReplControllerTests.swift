@@ -95,6 +95,7 @@ struct ReplControllerTests {
         await rig.coordinator.start()
         _ = await rig.send("last line")
         #expect(await rig.controller.handle(.endOfInput) == false)
+        await rig.recorder.waitForTheEnd()
         #expect(rig.recorder.finishedTurns.map(\.text) == ["last line"])
         #expect(await rig.coordinator.state == .ended)
     }
