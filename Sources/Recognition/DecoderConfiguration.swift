@@ -11,6 +11,10 @@ struct DecoderConfiguration: Sendable, Equatable {
     /// recordings and it removes 100–240 ms from every endpoint (see docs/recognition.md).
     var flatLexiconPass: Bool = false
 
+    /// The most HMMs the first pass keeps active per frame (`-maxhmmpf`; see
+    /// `PocketSphinxRecognizer.defaultMaximumActiveHMMs`).
+    var maximumActiveHMMs: Int = PocketSphinxRecognizer.defaultMaximumActiveHMMs
+
     /// Frames per second of the front end (`-frate`, PocketSphinx's default).
     static let framesPerSecond = 100
 
@@ -24,6 +28,7 @@ struct DecoderConfiguration: Sendable, Equatable {
     var tuning: [String] {
         ["-fwdflat", flatLexiconPass ? "yes" : "no",
          "-bestpath", "yes",
+         "-maxhmmpf", String(maximumActiveHMMs),
          "-vad_postspeech", String(postSpeechFrames)]
     }
 

@@ -15,7 +15,7 @@ struct RecognitionCorpus {
     static let names = ["goforward.raw", "numbers.raw", "something.raw"]
         + [870, 880, 890, 920, 930].map { "librivox/sense_and_sensibility_01_austen_64kb-0\($0).wav" }
     /// Parley's decoder settings, for pocketsphinx_continuous.
-    static let sameSettings = ["-fwdflat", "no", "-bestpath", "yes", "-vad_postspeech", "50"]
+    static let sameSettings = PocketSphinxRecognizer.commandLineTuning()
 
     let locale = LocaleTag(language: "en", region: "US")
     var clips: [Clip]

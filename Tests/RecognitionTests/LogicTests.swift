@@ -58,7 +58,7 @@ struct RecognitionLogicTests {
                                 dictionary: "/m/words.dict")
         #expect(DecoderConfiguration(model: model, postSpeechFrames: 30).arguments
             == ["-hmm", "/m/hmm", "-lm", "/m/lm.bin", "-dict", "/m/words.dict",
-                "-fwdflat", "no", "-bestpath", "yes", "-vad_postspeech", "30"])
+                "-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
     }
 
     @Test("channels are averaged to mono")
