@@ -71,12 +71,9 @@ struct SayCommandTests {
     @Test("without --out, say speaks through the audio session into the chosen sink")
     func sayThroughTheSpeaker() throws {
         let speaker = try LoopbackDevice(label: "say")
-        nonisolated(unsafe) var recorded: [Int16] = []
-        let recording = DispatchGroup()
-        DispatchQueue.global().async(group: recording) { recorded = (try? speaker.record(seconds: 4)) ?? [] }
-        usleep(500_000)
+        let capture = try speaker.startRecording()
         let result = try ProcessRunner.parley(["say", "--sink", speaker.sink, "Hello there, how are you today?"])
-        recording.wait()
+        let recorded = try capture.stop()
         #expect(result.status == 0, "say failed: \(result.stderr)")
         let loud = recorded.filter { abs(Int($0)) > 1_000 }.count
         #expect(loud > 8_000, "expected about two seconds of speech on the sink's monitor, found \(loud) loud samples")

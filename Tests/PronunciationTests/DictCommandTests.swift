@@ -48,13 +48,10 @@ struct DictCommandTests {
         #expect(try seconds("\(directory)/both.wav") > 2 * (try seconds("\(directory)/alone.wav")) + 0.3)
 
         let speaker = try LoopbackDevice(label: "dictsay")
-        nonisolated(unsafe) var recorded: [Int16] = []
-        let recording = DispatchGroup()
-        DispatchQueue.global().async(group: recording) { recorded = (try? speaker.record(seconds: 3)) ?? [] }
-        usleep(500_000)
+        let capture = try speaker.startRecording()
         let played = try ProcessRunner.run([ProcessRunner.parleyBinary, "dict", "say", "en", "tomato", "--sink", speaker.sink,
                                             "--dictionaries", directory], environment: TestAudioServer.environment())
-        recording.wait()
+        let recorded = try capture.stop()
         #expect(played.status == 0, "dict say failed: \(played.stderr)")
         #expect(recorded.filter { abs(Int($0)) > 1_000 }.count > 4_000)
     }

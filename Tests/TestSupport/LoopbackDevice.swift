@@ -39,18 +39,61 @@ public final class LoopbackDevice: Sendable {
         return try ProcessRunner.run(arguments + [path], environment: TestAudioServer.environment())
     }
 
-    /// Records `seconds` of the monitor with `parec` into 16 kHz mono samples.
-    ///
-    /// `parec` is stopped with SIGKILL: a child of the test process inherits its blocked
-    /// signal mask, so it never sees the SIGTERM `timeout` sends by default and would run
-    /// forever. `--raw` writes headerless samples, which SIGKILL cannot leave half-finished.
-    public func record(seconds: Double) throws -> [Int16] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
+    /// Starts recording the monitor with `parec`; returns once samples arrive, so that what
+    /// is played from now on is heard from its first sample, however long the server took.
+    public func startRecording() throws -> Recording {
+        try Recording(monitor: monitor)
+    }
+}
+
+/// A `parec` recording of a monitor, into 16 kHz mono samples.
+///
+/// `parec` is stopped with SIGKILL: a child of the test process inherits its blocked
+/// signal mask, so it would never see SIGTERM. `--raw` writes headerless samples, which
+/// SIGKILL cannot leave half-finished.
+public final class Recording: @unchecked Sendable {
+    private let process = Process()
+    private let file: String
+
+    init(monitor: String) throws {
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.resolve("parec"))
+        process.arguments = ["--device=\(monitor)", "--raw", "--rate=16000", "--channels=1", "--format=s16le",
+                             "--latency-msec=10", file]
+        process.environment = try TestAudioServer.environment()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // A null sink's monitor delivers silence as soon as the stream runs: the file grows.
+        let deadline = Date().addingTimeInterval(20)
+        while Self.size(of: file) == 0 {
+            guard process.isRunning, Date() < deadline else {
+                stopProcess()
+                throw ProcessRunner.Failure(message: "parec did not start recording \(monitor) within 20 s")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Records `tail` seconds more, stops, and returns every sample since the start.
+    public func stop(after tail: Double = 0.3) throws -> [Int16] {
+        usleep(useconds_t(tail * 1_000_000))
+        stopProcess()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try ProcessRunner.run(
-            ["timeout", "--signal=KILL", String(seconds), "parec", "--device=\(monitor)", "--raw", "--rate=16000",
-             "--channels=1", "--format=s16le", "--latency-msec=10", file],
-            environment: TestAudioServer.environment())
-        return (try? Fixtures.rawSamples(file)) ?? []
+        return try Fixtures.rawSamples(file)
+    }
+
+    deinit {
+        stopProcess()
+        try? FileManager.default.removeItem(atPath: file)
+    }
+
+    private func stopProcess() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    private static func size(of path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 }
