@@ -25,10 +25,10 @@ import TestSupport
                                       environment: TestAudioServer.environment())
             }
         }
-        #expect(await recorder.waitFor(timeout: 5) { $0 == .interrupted })
+        #expect(await recorder.waitFor(timeout: 10) { $0 == .interrupted })
         #expect(await corked("Parley cork test", becomes: true))
         #expect(try await call.value.status == 0)
-        #expect(await recorder.waitFor(timeout: 5) { $0 == .interruptionEnded })
+        #expect(await recorder.waitFor(timeout: 10) { $0 == .interruptionEnded })
         #expect(await corked("Parley cork test", becomes: false))
         try await Harness.within(30, "playback should resume and drain") { try await session.drain() }
         await session.close()
@@ -45,10 +45,10 @@ import TestSupport
         return url.path
     }
 
-    /// Whether the server comes to list our playback stream as corked (or not) within 3 s:
+    /// Whether the server comes to list our playback stream as corked (or not) within 10 s:
     /// our cork request and `pactl`'s query race on a busy machine.
     private func corked(_ application: String, becomes expected: Bool) async -> Bool {
-        let deadline: ContinuousClock.Instant = .now + .seconds(3)
+        let deadline: ContinuousClock.Instant = .now + .seconds(10)
         while ContinuousClock.now < deadline {
             let state: Bool? = try? corkedState(of: application)
             if state == expected { return true }

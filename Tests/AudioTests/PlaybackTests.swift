@@ -15,7 +15,7 @@ import TestSupport
         try await session.startListening()
         for chunk in Harness.tone(frequency: 1_000, seconds: 0.5) { try await session.enqueue(chunk) }
         try await Harness.within(10, "playback never drained") { try await session.drain() }
-        await collector.waitForSamples(16_000, timeout: 2)
+        await collector.waitForSamples(16_000, timeout: 10)
         let metrics = session.metrics
         await session.close()
 
@@ -34,7 +34,7 @@ import TestSupport
         let heardDuringPlayback = collector.samples.count
         let recording = try Fixtures.rawSamples(Harness.recordingPath)
         try await Harness.offPool { try device.play(Harness.recordingPath, raw: true) }
-        await collector.waitForSamples(heardDuringPlayback + recording.count + 3_200, timeout: 3)
+        await collector.waitForSamples(heardDuringPlayback + recording.count + 3_200, timeout: 10)
         await session.close()
 
         let samples = collector.samples
@@ -53,7 +53,7 @@ import TestSupport
         let heard = CaptureCollector(ear)
         try await ear.startListening()
         for chunk in Harness.tone(frequency: 1_000, seconds: 4) { try await session.enqueue(chunk) }
-        let deadline = ContinuousClock.now + .seconds(3)
+        let deadline = ContinuousClock.now + .seconds(10)
         while Harness.toneWindows(heard.samples) < 10 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -63,7 +63,7 @@ import TestSupport
         // so a consumer that is late under load cannot blur the bound.
         let atCancel = heard.samples.count
         try await Harness.within(2, "drain after cancel should return at once") { try await session.drain() }
-        await heard.waitForSamples(atCancel + 24_000, timeout: 5)
+        await heard.waitForSamples(atCancel + 24_000, timeout: 10)
         await session.close()
         await ear.close()
 

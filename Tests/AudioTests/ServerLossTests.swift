@@ -47,11 +47,11 @@ import TestSupport
         let recording = try Fixtures.rawSamples(Harness.recordingPath)
 
         #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
-        await collector.waitForSamples(recording.count, timeout: 3)
+        await collector.waitForSamples(recording.count, timeout: 10)
         #expect(Alignment(of: recording, in: collector.samples).correlation > 0.98)
 
         try await Harness.offPool { try server.stop() }
-        #expect(await recorder.waitFor(timeout: 5) { if case .serverLost = $0 { true } else { false } })
+        #expect(await recorder.waitFor(timeout: 10) { if case .serverLost = $0 { true } else { false } })
         #expect(!session.isConnected)
         await #expect(throws: AudioSessionError.serverLost) {
             try await session.enqueue(Harness.tone(frequency: 440, seconds: 0.05)[0])
@@ -62,7 +62,7 @@ import TestSupport
         #expect(session.isConnected)
         let before = collector.samples.count
         #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
-        await collector.waitForSamples(before + recording.count, timeout: 3)
+        await collector.waitForSamples(before + recording.count, timeout: 10)
         let afterReconnect = Array(collector.samples[before...])
         #expect(Alignment(of: recording, in: afterReconnect).correlation > 0.98)
         #expect(session.metrics.reconnections == 1)

@@ -45,7 +45,7 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(600))  // nobody consumes: 0.6 s into a 0.1 s buffer
         var iterator = session.capturedChunks.makeAsyncIterator()
         _ = await iterator.next()
-        #expect(await recorder.waitFor(timeout: 2) {
+        #expect(await recorder.waitFor(timeout: 10) {
             if case let .captureOverrun(dropped) = $0 { dropped > 0 } else { false }
         })
         #expect(session.metrics.droppedCaptureChunks > 0)
