@@ -45,17 +45,10 @@ struct RecognitionBenchmark: AsyncParsableCommand {
         for _ in 0..<repetitions {
             let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
             loads.append(await measureMilliseconds { _ = await recognizer.isAvailable(corpus.locale) })
-            var total = 0.0
-            for clip in corpus.clips {
-                var text: [String] = []
-                let milliseconds = try await measureMilliseconds {
-                    text = try await recognizer.transcribe(clip.audio, locale: corpus.locale).map(\.text)
-                }
-                transcripts[clip.name] = text.joined(separator: " ")
-                parleyRTF.append(milliseconds / 1000 / clip.seconds)
-                total += milliseconds
-            }
-            parleyTotals.append(total + loads.last!)
+            let pass = try await Self.transcribe(corpus, with: recognizer)
+            transcripts = pass.transcripts
+            parleyRTF += pass.rtf
+            parleyTotals.append(pass.milliseconds + loads.last!)
         }
         let naive = try corpus.spawnContinuous(arguments: RecognitionCorpus.sameSettings, repetitions: repetitions)
         let rows = [
@@ -149,7 +142,14 @@ struct RecognitionBenchmark: AsyncParsableCommand {
     private func transcribeUnpruned(_ corpus: RecognitionCorpus) async throws -> ([String: String], [Double]) {
         let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), maximumActiveHMMs: 30_000)
         _ = await recognizer.isAvailable(corpus.locale)
-        var transcripts: [String: String] = [:], rtf: [Double] = []
+        let pass = try await Self.transcribe(corpus, with: recognizer)
+        return (pass.transcripts, pass.rtf)
+    }
+
+    /// Every clip through `recognizer`: the words by clip, the real-time factor of each, the total time.
+    private static func transcribe(_ corpus: RecognitionCorpus, with recognizer: PocketSphinxRecognizer) async throws
+        -> (transcripts: [String: String], rtf: [Double], milliseconds: Double) {
+        var transcripts: [String: String] = [:], rtf: [Double] = [], total = 0.0
         for clip in corpus.clips {
             var text: [String] = []
             let milliseconds = try await measureMilliseconds {
@@ -157,7 +157,8 @@ struct RecognitionBenchmark: AsyncParsableCommand {
             }
             transcripts[clip.name] = text.joined(separator: " ")
             rtf.append(milliseconds / 1000 / clip.seconds)
+            total += milliseconds
         }
-        return (transcripts, rtf)
+        return (transcripts, rtf, total)
     }
 }
