@@ -9,22 +9,17 @@ nonisolated(unsafe) private var signalWriteDescriptor: Int32 = -1
 final class SignalPipe {
     /// The signals forwarded.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]
+    private let pipe: WakePipe
     /// The end the poll loop watches.
-    let readDescriptor: Int32
-    private let writeDescriptor: Int32
+    var readDescriptor: Int32 { pipe.readDescriptor }
 
     init() throws {
-        (readDescriptor, writeDescriptor) = try makePipe()
-    }
-
-    deinit {
-        close(readDescriptor)
-        close(writeDescriptor)
+        pipe = try WakePipe()
     }
 
     /// Installs the handlers.
     func install() {
-        signalWriteDescriptor = writeDescriptor
+        signalWriteDescriptor = pipe.writeDescriptor
         for number in Self.signals {
             signal(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
@@ -40,6 +35,6 @@ final class SignalPipe {
 
     /// The signals received since the last call, in order.
     func received() -> [Int32] {
-        drainPipe(readDescriptor).map(Int32.init)
+        pipe.drain().map(Int32.init)
     }
 }
