@@ -26,6 +26,13 @@ struct DecoderConfiguration: Sendable, Equatable {
     /// The settings that differ from PocketSphinx's defaults, as `-name value` pairs.
     /// `-bestpath yes` (the default) is spelled out because confidence depends on it.
     var tuning: [String] {
+        Self.tuning(postSpeechFrames: postSpeechFrames, flatLexiconPass: flatLexiconPass,
+                    maximumActiveHMMs: maximumActiveHMMs)
+    }
+
+    /// `tuning` for these settings, without a model.
+    static func tuning(postSpeechFrames: Int, flatLexiconPass: Bool = false,
+                       maximumActiveHMMs: Int = PocketSphinxRecognizer.defaultMaximumActiveHMMs) -> [String] {
         ["-fwdflat", flatLexiconPass ? "yes" : "no",
          "-bestpath", "yes",
          "-maxhmmpf", String(maximumActiveHMMs),

@@ -134,8 +134,6 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
     /// The decoder settings a default recognizer uses for `endpointMilliseconds`, as
     /// `pocketsphinx_continuous` arguments (without the model files): what comparisons run the tool with.
     public static func commandLineTuning(endpointMilliseconds: Int = RecognitionOptions().endpointMilliseconds) -> [String] {
-        DecoderConfiguration(model: SpeechModel(locale: LocaleTag(language: "und"), acousticModel: "", languageModel: "",
-                                                dictionary: ""),
-                             postSpeechFrames: DecoderConfiguration.frames(forMilliseconds: endpointMilliseconds)).tuning
+        DecoderConfiguration.tuning(postSpeechFrames: DecoderConfiguration.frames(forMilliseconds: endpointMilliseconds))
     }
 }

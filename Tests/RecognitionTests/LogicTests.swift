@@ -59,6 +59,8 @@ struct RecognitionLogicTests {
         #expect(DecoderConfiguration(model: model, postSpeechFrames: 30).arguments
             == ["-hmm", "/m/hmm", "-lm", "/m/lm.bin", "-dict", "/m/words.dict",
                 "-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
+        #expect(PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
+            == DecoderConfiguration(model: model, postSpeechFrames: 30).tuning)
     }
 
     @Test("channels are averaged to mono")
