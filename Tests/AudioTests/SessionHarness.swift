@@ -198,9 +198,12 @@ extension Harness {
 
     /// Windows of captured audio that are mostly a loud 1 kHz tone.
     static func toneWindows(_ samples: [Int16]) -> Int {
-        windows(samples).filter { window in
-            AudioLevel(measuring: window).rms > 0.05 && toneShare(window, frequency: 1_000, sampleRate: 16_000) > 0.8
-        }.count
+        windows(samples).filter { isTone($0, frequency: 1_000) }.count
+    }
+
+    /// Whether a 20 ms window at 16 kHz is mostly a loud tone at `frequency`.
+    static func isTone(_ window: ArraySlice<Int16>, frequency: Double) -> Bool {
+        AudioLevel(measuring: window).rms > 0.05 && toneShare(window, frequency: frequency, sampleRate: 16_000) > 0.8
     }
 
     /// Fails the test with `message` if `body` takes longer than `seconds` (a hang guard, not a timing check).
