@@ -38,16 +38,16 @@ struct DialogueEndToEndTests {
                                    "--source", microphone.monitor, "--sink", speaker.sink],
                                   environment: ["XDG_STATE_HOME": directory.path])
         try run.waitForLine { $0.hasPrefix("A (en-US), your turn") }
-        let spanishSpeech = try MonitorRecording(speaker.monitor)
+        let spanishSpeech = try speaker.startRecording()
         try microphone.play(Self.recording)
         try run.waitForLine { $0.hasPrefix("B (es-ES), your turn") }  // printed once speaking has drained
-        let spanish = spanishSpeech.stop()
+        let spanish = try spanishSpeech.stop()
 
-        let englishSpeech = try MonitorRecording(speaker.monitor)
+        let englishSpeech = try speaker.startRecording()
         let typed = "¿Dónde está la estación de tren?"
         run.send(typed)
         try run.waitForLine(count: 2) { $0.hasPrefix("A (en-US), your turn") }
-        let english = englishSpeech.stop()
+        let english = try englishSpeech.stop()
         let status = try run.finish()
 
         #expect(status == 0, "\(run.stderr)")

@@ -23,13 +23,16 @@ final class DialogueRun: Sendable {
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
         input = stdin.fileHandleForWriting
-        stdout.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            output.append(data)
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [errors] handle in
-            let data = handle.availableData
-            errors.append(data)
+        for (pipe, shared) in [(stdout, output), (stderr, errors)] {
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    shared.close()
+                } else {
+                    shared.append(data)
+                }
+            }
         }
         try process.run()
     }
@@ -71,47 +74,26 @@ final class DialogueRun: Sendable {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Thread.sleep(forTimeInterval: 0.1)  // the last bytes still in the pipes
+        // The last bytes may still be in the pipes: read both to their end.
+        while !(output.isClosed && errors.isClosed) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         return process.terminationStatus
     }
 }
 
 /// Bytes appended from a pipe's reading thread and read from the test's.
 private final class SharedData: Sendable {
-    private let data = Mutex(Data())
+    private let data = Mutex((bytes: Data(), closed: false))
 
-    func append(_ more: Data) { data.withLock { $0.append(more) } }
+    func append(_ more: Data) { data.withLock { $0.bytes.append(more) } }
 
-    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
-}
+    /// Marks the end of the pipe: everything it carried has been appended.
+    func close() { data.withLock { $0.closed = true } }
 
-/// `parec` recording one source into a raw 16 kHz mono file until `stop()`.
-///
-/// It is stopped with SIGKILL: a child of the test process inherits its blocked signal mask
-/// and would not see SIGTERM (see `LoopbackDevice.record`).
-final class MonitorRecording: Sendable {
-    private let process: Process
-    private let file: String
+    var isClosed: Bool { data.withLock { $0.closed } }
 
-    /// Starts recording `source` and waits until parec has connected (a short settling time).
-    init(_ source: String) throws {
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("mon-\(UUID().uuidString).raw").path
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.resolve("parec"))
-        process.arguments = ["--device=\(source)", "--raw", "--rate=16000", "--channels=1", "--format=s16le",
-                             "--latency-msec=10", file]
-        process.environment = try TestAudioServer.environment()
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
-    }
-
-    /// Stops recording and returns the samples.
-    func stop() -> [Int16] {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        return (try? Fixtures.rawSamples(file)) ?? []
-    }
+    var text: String { data.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 }
 
 /// Seconds of audio in `samples` (16 kHz) spent in 10 ms frames louder than `threshold` (peak).
