@@ -14,7 +14,7 @@ import TestSupport
         let recording = try Fixtures.rawSamples(Fixtures.recording("goforward.raw"))
         let played = try await Harness.offPool { try device.play(Fixtures.recording("goforward.raw"), raw: true) }
         #expect(played.status == 0)
-        await collector.waitForSamples(recording.count + 3_200, timeout: 10)
+        await collector.waitForRecording(recording, timeout: 10)
         await session.close()
 
         let alignment = Alignment(of: recording, in: collector.samples)

@@ -47,8 +47,10 @@ import TestSupport
         let recording = try Fixtures.rawSamples(Harness.recordingPath)
 
         #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
-        await collector.waitForSamples(recording.count, timeout: 10)
-        #expect(Alignment(of: recording, in: collector.samples).correlation > 0.98)
+        await collector.waitForRecording(recording, timeout: 10)
+        let alignment = Alignment(of: recording, in: collector.samples)
+        #expect(alignment.correlation > 0.98)
+        #expect(alignment.overlap >= recording.count * 99 / 100)
 
         try await Harness.offPool { try server.stop() }
         #expect(await recorder.waitFor(timeout: 10) { if case .serverLost = $0 { true } else { false } })
@@ -62,9 +64,11 @@ import TestSupport
         #expect(session.isConnected)
         let before = collector.samples.count
         #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
-        await collector.waitForSamples(before + recording.count, timeout: 10)
+        await collector.waitForRecording(recording, after: before, timeout: 10)
         let afterReconnect = Array(collector.samples[before...])
-        #expect(Alignment(of: recording, in: afterReconnect).correlation > 0.98)
+        let realignment = Alignment(of: recording, in: afterReconnect)
+        #expect(realignment.correlation > 0.98)
+        #expect(realignment.overlap >= recording.count * 99 / 100)
         #expect(session.metrics.reconnections == 1)
         await session.close()
     }

@@ -94,10 +94,18 @@ final class CaptureCollector: Sendable {
     /// Every sample received so far, in order.
     var samples: [Int16] { arrivals.flatMap(\.chunk.samples) }
 
-    /// Waits until at least `count` samples have arrived or `timeout` seconds pass.
-    func waitForSamples(_ count: Int, timeout: Double) async {
+    /// Waits until all of `recording`, played into the source after sample `start` had arrived,
+    /// has arrived too (or `timeout` seconds pass). The playback may start late on a busy
+    /// machine, so the wait counts from where the recording's first loud sample lands.
+    func waitForRecording(_ recording: [Int16], after start: Int = 0, timeout: Double) async {
+        let threshold = Int32(AudioLevel(measuring: recording).peak * 32_768 / 4)
+        guard let loudInRecording = recording.firstIndex(where: { abs(Int32($0)) > threshold }) else { return }
         let deadline = ContinuousClock.now + .seconds(timeout)
-        while samples.count < count && ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline {
+            let samples = samples
+            if samples.count > start,
+               let loud = samples[start...].firstIndex(where: { abs(Int32($0)) > threshold }),
+               samples.count >= loud - loudInRecording + recording.count + 1_600 { return }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
