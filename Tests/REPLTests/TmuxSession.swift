@@ -44,10 +44,10 @@ final class TmuxSession {
 
     private static let exitMarker = "[exited with status "
 
-    /// Waits until `condition` holds for the screen; fails after ten seconds (a hang guard).
+    /// Waits until `condition` holds for the screen; fails after 20 seconds (a hang guard).
     @discardableResult
     func waitFor(_ what: String, _ condition: ([String]) -> Bool) throws -> [String] {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(20)
         while true {
             let rows = try screen()
             if condition(rows) { return rows }

@@ -76,8 +76,15 @@ public final class Recording: @unchecked Sendable {
     }
 
     /// Records `tail` seconds more, stops, and returns every sample since the start.
+    ///
+    /// The tail is counted in recorded samples, not in waiting time: a `parec` that a busy
+    /// machine runs late still writes what was played before the call.
     public func stop(after tail: Double = 0.3) throws -> [Int16] {
-        usleep(useconds_t(tail * 1_000_000))
+        let target = Self.size(of: file) + Int(tail * 16_000) * 2
+        let deadline = Date().addingTimeInterval(10 + tail)
+        while Self.size(of: file) < target && process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
         stopProcess()
         defer { try? FileManager.default.removeItem(atPath: file) }
         return try Fixtures.rawSamples(file)
