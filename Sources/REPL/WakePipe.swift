@@ -3,13 +3,13 @@ import Foundation
 /// A pipe that wakes the terminal's poll loop: any thread (or a signal handler)
 /// writes a byte, the loop watches `readDescriptor` and drains it. Both ends
 /// are non-blocking and closed on exec.
-final class WakePipe: Sendable {
+public final class WakePipe: Sendable {
     /// The end the poll loop watches.
-    let readDescriptor: Int32
+    public let readDescriptor: Int32
     /// The end wakers write to.
-    let writeDescriptor: Int32
+    public let writeDescriptor: Int32
 
-    init() throws {
+    public init() throws {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
             throw TerminalError("cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -27,14 +27,14 @@ final class WakePipe: Sendable {
     }
 
     /// Writes one byte.
-    func wake(_ byte: UInt8 = 1) {
+    public func wake(_ byte: UInt8 = 1) {
         var byte = byte
         _ = write(writeDescriptor, &byte, 1)
     }
 
     /// Reads and discards whatever is in the pipe; returns the bytes.
     @discardableResult
-    func drain() -> [UInt8] {
+    public func drain() -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {

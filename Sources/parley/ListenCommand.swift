@@ -85,7 +85,6 @@ struct ListenCommand: AsyncParsableCommand {
         try await session.open()
         let options = try options()
         try await recognizer.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
-        Logger(label: "parley.listen").info("listening for \(locale) speech on \(common.source ?? "the default source")")
         let limit = utterances
         let listening = Task {
             var heard = 0
@@ -95,8 +94,16 @@ struct ListenCommand: AsyncParsableCommand {
                 return limit.map { heard < $0 } ?? true
             }
         }
-        let interrupt = InterruptSignal { listening.cancel() }
+        let interrupt: InterruptSignal
+        do {
+            interrupt = try InterruptSignal { listening.cancel() }
+        } catch {
+            listening.cancel()
+            throw error
+        }
         defer { interrupt.cancel() }
+        // Announced once Ctrl-C is caught, so a Ctrl-C right after this line ends the listening cleanly.
+        Logger(label: "parley.listen").info("listening for \(locale) speech on \(common.source ?? "the default source")")
         try await listening.value
         await session.close()
     }
