@@ -15,10 +15,7 @@ import TestSupport
         try await session.startListening()
         for chunk in Harness.tone(frequency: 1_000, seconds: 0.5) { try await session.enqueue(chunk) }
         try await Harness.within(10, "playback never drained") { try await session.drain() }
-        let deadline = ContinuousClock.now + .seconds(10)  // the ear may trail the speaker
-        while Harness.toneWindows(collector.samples) < 15 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Harness.waitUntil(10) { Harness.toneWindows(collector.samples) >= 15 }  // the ear may trail the speaker
         let metrics = session.metrics
         await session.close()
 
@@ -58,10 +55,7 @@ import TestSupport
         let toneSeconds = 6.0
         let enqueued = ContinuousClock.now
         for chunk in Harness.tone(frequency: 1_000, seconds: toneSeconds) { try await session.enqueue(chunk) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while Harness.toneWindows(heard.samples) < 10 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Harness.waitUntil(10) { Harness.toneWindows(heard.samples) >= 10 }
         #expect(Harness.toneWindows(heard.samples) >= 10, "the tone should be playing before the cancel")
         await session.cancelPlayback()
         let playingFor = ContinuousClock.now - enqueued
@@ -70,12 +64,9 @@ import TestSupport
         // tone it hears, not on where in its stream the tone stops: a null sink plays in real
         // time, so no more tone than the time it was playing can reach the monitor.
         let silentTail = 16_000
-        let waitUntil = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < waitUntil {
+        await Harness.waitUntil(10) {
             let samples = heard.samples
-            if samples.count > silentTail,
-               AudioLevel(measuring: samples[(samples.count - silentTail)...]).peak < 0.001 { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return samples.count > silentTail && AudioLevel(measuring: samples[(samples.count - silentTail)...]).peak < 0.001
         }
         await session.close()
         await ear.close()

@@ -214,6 +214,14 @@ extension Harness {
         AudioLevel(measuring: window).rms > 0.05 && toneShare(window, frequency: frequency, sampleRate: 16_000) > 0.8
     }
 
+    /// Checks `condition` every 20 ms until it holds or `seconds` pass (a wait, not a timing check).
+    static func waitUntil(_ seconds: Double, _ condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Fails the test with `message` if `body` takes longer than `seconds` (a hang guard, not a timing check).
     static func within<T: Sendable>(_ seconds: Double, _ message: String,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
