@@ -1,26 +1,31 @@
 import Foundation
 
-/// The write end of the signal pipe; set once before handlers are installed.
+/// The write end of the installed signal pipe; set before its handlers are installed.
 nonisolated(unsafe) private var signalWriteDescriptor: Int32 = -1
 
-/// Turns SIGINT, SIGTERM and SIGWINCH into bytes on a pipe the poll loop
-/// watches (the self-pipe trick): the handler only writes a byte, and the
-/// loop does the work on its own thread, where readline may be called.
-final class SignalPipe {
+/// Turns signals into bytes on a pipe (the self-pipe trick): the handler only
+/// writes the signal's number, and whoever watches `readDescriptor` (the
+/// terminal's poll loop, a dispatch read source) does the work on its own
+/// thread. The handlers are in place when `install()` returns, and the pipe
+/// keeps a signal until it is read. One signal pipe is installed at a time.
+public final class SignalPipe: Sendable {
+    /// What the terminal forwards: Ctrl-C, termination, and a resized window.
+    public static let terminalSignals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]
     /// The signals forwarded.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]
+    public let signals: [Int32]
     private let pipe: WakePipe
-    /// The end the poll loop watches.
-    var readDescriptor: Int32 { pipe.readDescriptor }
+    /// The end to watch.
+    public var readDescriptor: Int32 { pipe.readDescriptor }
 
-    init() throws {
+    public init(signals: [Int32] = SignalPipe.terminalSignals) throws {
+        self.signals = signals
         pipe = try WakePipe()
     }
 
     /// Installs the handlers.
-    func install() {
+    public func install() {
         signalWriteDescriptor = pipe.writeDescriptor
-        for number in Self.signals {
+        for number in signals {
             signal(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalWriteDescriptor, &byte, 1)
@@ -29,12 +34,12 @@ final class SignalPipe {
     }
 
     /// Restores the default handlers.
-    func uninstall() {
-        for number in Self.signals { signal(number, SIG_DFL) }
+    public func uninstall() {
+        for number in signals { signal(number, SIG_DFL) }
     }
 
     /// The signals received since the last call, in order.
-    func received() -> [Int32] {
+    public func received() -> [Int32] {
         pipe.drain().map(Int32.init)
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
 
-/// A pipe that wakes the terminal's poll loop: any thread (or a signal handler)
-/// writes a byte, the loop watches `readDescriptor` and drains it. Both ends
+/// A pipe that wakes whoever watches it: any thread (or a signal handler)
+/// writes a byte, the watcher (the terminal's poll loop) drains it. Both ends
 /// are non-blocking and closed on exec.
-public final class WakePipe: Sendable {
+final class WakePipe: Sendable {
     /// The end the poll loop watches.
-    public let readDescriptor: Int32
+    let readDescriptor: Int32
     /// The end wakers write to.
-    public let writeDescriptor: Int32
+    let writeDescriptor: Int32
 
-    public init() throws {
+    init() throws {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
             throw TerminalError("cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -27,14 +27,14 @@ public final class WakePipe: Sendable {
     }
 
     /// Writes one byte.
-    public func wake(_ byte: UInt8 = 1) {
+    func wake(_ byte: UInt8 = 1) {
         var byte = byte
         _ = write(writeDescriptor, &byte, 1)
     }
 
     /// Reads and discards whatever is in the pipe; returns the bytes.
     @discardableResult
-    public func drain() -> [UInt8] {
+    func drain() -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
