@@ -1,7 +1,8 @@
 # Parley — build, test and run on a Debian machine with Swift on PATH.
 #
 #   make run      install what is missing, build, check the engines, start a conversation (ARGS=…)
-#   make test     install what is missing, start a private PulseAudio server, run every test
+#   make test     install what is missing (Whisper too), start a private PulseAudio server, run every test
+#   make models   install the Whisper environment and model (make run, test and bench do it too)
 #   make bench    run the benchmarks and rewrite BENCHMARKS.md
 #   make install  PREFIX=/usr/local: the binary and its data
 SHELL := /bin/bash
@@ -15,34 +16,44 @@ PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	libpulse-dev pulseaudio pulseaudio-utils \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
 	libreadline-dev libsndfile1-dev libsamplerate0-dev \
-	apertium apertium-eng-spa sox tmux
+	apertium apertium-eng-spa sox tmux python3 python3-venv
 
-.PHONY: all build deps run test bench install clean
+.PHONY: all build deps models run test bench install clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
+# The Whisper worker's Python environment and the pinned Whisper model
+# (verified by SHA-256; see docs/recognition.md for what it costs).
+models: deps
+	@scripts/install-whisper.sh
+
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
 
 # doctor first, so a missing part is named before the conversation starts
 # (without an audio server the conversation is typed-only).
-run: build
+run: build models
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley doctor || true
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
-test: deps
+test: deps models
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/with-test-server.sh scripts/run-tests.sh $(FILTER)
 
-bench: deps
+bench: deps models
 	@scripts/with-test-server.sh scripts/bench.sh
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/parley/dictionaries
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS) --show-bin-path)/parley" $(DESTDIR)$(PREFIX)/bin/parley
 	cp -R dictionaries/. $(DESTDIR)$(PREFIX)/share/parley/dictionaries/
+	install -d $(DESTDIR)$(PREFIX)/share/parley/worker $(DESTDIR)$(PREFIX)/share/parley/models
+	install -m 755 worker/whisper_worker.py $(DESTDIR)$(PREFIX)/share/parley/worker/
+	install -m 644 worker/requirements.txt $(DESTDIR)$(PREFIX)/share/parley/worker/
+	for m in "$${PARLEY_MODELS_DIR:-$${XDG_DATA_HOME:-$$HOME/.local/share}/parley/models}"/*/; do \
+	  [ -f "$$m/model.bin" ] && cp -R "$$m" $(DESTDIR)$(PREFIX)/share/parley/models/ || true; done
 
 clean:
 	rm -rf .build

@@ -104,6 +104,10 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
     case modelUnusable(path: String, reason: String)
     /// The audio could not be read or converted.
     case unreadableAudio(path: String, reason: String)
+    /// A recognizer's runtime or model is not installed; `remedy` says how to install it.
+    case notInstalled(what: String, remedy: String)
+    /// A recognition worker failed twice on the same utterance; the text says how.
+    case workerFailed(String)
 
     public var description: String {
         switch self {
@@ -123,6 +127,10 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
             return "the speech model file \(path) cannot be used: \(reason)"
         case let .unreadableAudio(path, reason):
             return "cannot read audio from \(path): \(reason)"
+        case let .notInstalled(what, remedy):
+            return "\(what) is not installed; \(remedy)"
+        case let .workerFailed(reason):
+            return "\(reason), again after a restart; the utterance was not recognized"
         }
     }
 }

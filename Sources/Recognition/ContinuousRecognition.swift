@@ -1,5 +1,13 @@
 public import ParleyCore
 
+/// A recognizer whose requests can continue one audio stream: the audio
+/// after one utterance's endpoint, and the noise estimate, carry over to the
+/// next request.
+public protocol StreamingRecognizer: SpeechRecognizer {
+    /// Starts a request; `newStream` when its audio does not continue the previous request's.
+    func makeRequest(locale: LocaleTag, options: RecognitionOptions, newStream: Bool) async throws -> any RecognitionRequest
+}
+
 /// Recognizes utterance after utterance in one audio stream, as
 /// `pocketsphinx_continuous` does: each endpoint yields a final result and the
 /// next request starts on the same decoder, without restarting the stream.
@@ -14,13 +22,13 @@ public import ParleyCore
 /// took for speech) are skipped. `speechTimeout` and `utteranceTooLong` are
 /// thrown; recognition can go on after them with the next `feed`.
 public final class ContinuousRecognition {
-    private let recognizer: PocketSphinxRecognizer
+    private let recognizer: any StreamingRecognizer
     private let locale: LocaleTag
     private let options: RecognitionOptions
-    private var request: PocketSphinxRequest?
+    private var request: (any RecognitionRequest)?
 
-    /// Starts on a new audio stream (`ps_start_stream`).
-    public init(recognizer: PocketSphinxRecognizer, locale: LocaleTag, options: RecognitionOptions) async throws {
+    /// Starts on a new audio stream (PocketSphinx: `ps_start_stream`; Whisper: a new detector).
+    public init(recognizer: any StreamingRecognizer, locale: LocaleTag, options: RecognitionOptions) async throws {
         self.recognizer = recognizer
         self.locale = locale
         self.options = options
@@ -61,7 +69,7 @@ public final class ContinuousRecognition {
         return await current.cancel()
     }
 
-    private func currentRequest() async throws -> PocketSphinxRequest {
+    private func currentRequest() async throws -> any RecognitionRequest {
         if let request { return request }
         let next = try await recognizer.makeRequest(locale: locale, options: options, newStream: false)
         request = next

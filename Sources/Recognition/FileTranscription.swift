@@ -1,8 +1,8 @@
 public import ParleyCore
 
-extension PocketSphinxRecognizer {
+extension StreamingRecognizer {
     /// Samples fed per step when decoding a file (64 ms, as a capture callback would deliver).
-    static let fileChunkSamples = 2048
+    public static var fileChunkSamples: Int { 2048 }
 
     /// Recognizes every utterance in an audio file (any format libsndfile reads, any rate and
     /// channel count), calling `onEvent` with each event as it happens; returns the final results.

@@ -1,6 +1,6 @@
 public import ParleyCore
 
-extension PocketSphinxRecognizer {
+extension StreamingRecognizer {
     /// Recognizes utterance after utterance from a live `source` (the audio session, or a
     /// fake in tests) until its chunk stream ends, the task is cancelled, or `onEvent`
     /// returns false. Opens the source's gate at the start and closes it at the end.

@@ -16,7 +16,7 @@ import Synchronization
 /// The trailing silence that ends an utterance is the decoder's voice
 /// activity setting (`-vad_postspeech`), fixed when the model loads: a
 /// request asking for another endpoint reloads that locale's decoder once.
-public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
+public final class PocketSphinxRecognizer: SpeechRecognizer, StreamingRecognizer, Sendable {
     /// The installed models.
     public let models: ModelRegistry
     private let priorities: PriorityTable
@@ -81,7 +81,13 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, Sendable {
     /// Starts a request; `newStream` when its audio does not continue the previous request's
     /// (a new file, a new capture), which resets the noise estimate (`ps_start_stream`).
     public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
-                            newStream: Bool) async throws -> PocketSphinxRequest {
+                            newStream: Bool) async throws -> any RecognitionRequest {
+        try await makeDecoderRequest(locale: locale, options: options, newStream: newStream)
+    }
+
+    /// `makeRequest(locale:options:newStream:)` with the concrete request type.
+    public func makeDecoderRequest(locale: LocaleTag, options: RecognitionOptions,
+                                   newStream: Bool) async throws -> PocketSphinxRequest {
         let decoder = try await decoder(for: resolve(locale), endpointMilliseconds: options.endpointMilliseconds)
         let request = PocketSphinxRequest(decoder: decoder, options: options)
         try await request.open(newStream: newStream)

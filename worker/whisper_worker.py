@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Parley's Whisper worker: one long-lived process that keeps a CTranslate2
+Whisper model loaded and decodes utterances sent by `parley` on its pipes.
+
+Protocol (all integers little-endian u32):
+  request  = header_length, header (UTF-8 JSON), payload_length, payload
+  response = length, body (UTF-8 JSON)
+The first response, sent unasked, says whether the model loaded
+({"ready": true, ...} or {"ready": false, "error": "..."}). Every later
+response answers one request and carries its "id", so the caller can tell an
+answer that is out of step.
+
+Requests ("op"):
+  transcribe  payload: 16 kHz mono s16le PCM of one utterance. Header fields:
+              language ("en"), prompt (text that biases decoding, optional),
+              beam (beam size), alternatives (extra hypotheses), words (bool:
+              word times and probabilities), pad (seconds of silence appended).
+  ping        no payload; answered with {"id": …, "ok": true}.
+
+Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
+which costs about a second of encoder time per turn. The encoder accepts a
+shorter window; a few seconds of trailing silence keep the decoder from
+repeating the sentence to the length limit.
+
+Standard output carries only frames; diagnostics go to standard error.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import struct
+import sys
+import threading
+import time
+
+SAMPLE_RATE = 16000
+# Seconds of silence appended to an utterance (measured: 3 s keeps stock
+# accuracy, 1 s lets the decoder loop).
+DEFAULT_PAD = 3.0
+# Decoded tokens allowed per second of audio, plus a fixed margin.
+TOKENS_PER_SECOND = 6
+TOKEN_MARGIN = 10
+# The rule faster-whisper uses to call a window silent.
+NO_SPEECH_THRESHOLD = 0.6
+LOGPROB_THRESHOLD = -1.0
+
+
+def read_exactly(stream, count):
+    data = bytearray()
+    while len(data) < count:
+        chunk = stream.read(count - len(data))
+        if not chunk:
+            return None
+        data.extend(chunk)
+    return bytes(data)
+
+
+def read_request(stream):
+    """One request frame: (header dict, payload bytes), or None at end of input."""
+    size = read_exactly(stream, 4)
+    if size is None:
+        return None
+    header = json.loads(read_exactly(stream, struct.unpack("<I", size)[0]).decode("utf-8"))
+    payload_size = struct.unpack("<I", read_exactly(stream, 4))[0]
+    payload = read_exactly(stream, payload_size) if payload_size else b""
+    return header, payload
+
+
+def write_response(stream, body):
+    data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    stream.write(struct.pack("<I", len(data)) + data)
+    stream.flush()
+
+
+def file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Verification:
+    """Hashes the model file on a thread while the runtime imports."""
+
+    def __init__(self, path, expected):
+        self.path, self.expected, self.actual, self.error = path, expected, None, None
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        if expected:
+            self.thread.start()
+
+    def run(self):
+        try:
+            self.actual = file_sha256(self.path)
+        except OSError as error:
+            self.error = str(error)
+
+    def problem(self):
+        """None when the file is what was pinned, else one sentence."""
+        if not self.expected:
+            return None
+        self.thread.join()
+        if self.error:
+            return f"cannot read {self.path}: {self.error}"
+        if self.actual != self.expected:
+            return (f"the model file {self.path} has SHA-256 {self.actual}, expected {self.expected}: "
+                    "it is damaged or not the pinned model; reinstall it (make models)")
+        return None
+
+
+class Decoder:
+    def __init__(self, model_dir, threads):
+        from faster_whisper import WhisperModel
+        from faster_whisper.tokenizer import _LANGUAGE_CODES, Tokenizer
+        from faster_whisper.transcribe import merge_punctuations
+        import ctranslate2
+        import numpy
+
+        self.np, self.ctranslate2, self.Tokenizer = numpy, ctranslate2, Tokenizer
+        self.merge_punctuations = merge_punctuations
+        self.model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
+        self.languages = sorted(_LANGUAGE_CODES) if self.model.model.is_multilingual else ["en"]
+        self.tokenizers = {}
+
+    def tokenizer(self, language):
+        if language not in self.tokenizers:
+            self.tokenizers[language] = self.Tokenizer(
+                self.model.hf_tokenizer, self.model.model.is_multilingual, task="transcribe", language=language)
+        return self.tokenizers[language]
+
+    def transcribe(self, header, payload):
+        np = self.np
+        language = header.get("language", "en")
+        if language not in self.languages:
+            return {"ok": False, "error": f"the model does not know the language '{language}'"}
+        tokenizer = self.tokenizer(language)
+        audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
+        seconds = len(audio) / SAMPLE_RATE
+        pad = float(header.get("pad", DEFAULT_PAD))
+        timings = {}
+        started = time.perf_counter()
+        padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
+        features = self.model.feature_extractor(padded, padding=0)
+        storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
+        encoded = self.model.model.encode(storage, to_cpu=False)
+        timings["encode"] = time.perf_counter() - started
+
+        prompt = self.model.get_prompt(tokenizer, [], without_timestamps=True,
+                                       hotwords=header.get("prompt") or None)
+        hypotheses = 1 + max(0, int(header.get("alternatives", 0)))
+        beam = max(hypotheses, int(header.get("beam", 1)))
+        started = time.perf_counter()
+        result = self.model.model.generate(
+            encoded, [prompt], beam_size=beam, num_hypotheses=hypotheses,
+            max_length=len(prompt) + int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN,
+            return_scores=True, return_no_speech_prob=True,
+            suppress_blank=True, suppress_tokens=[-1])[0]
+        timings["decode"] = time.perf_counter() - started
+
+        texts, logprobs = [], []
+        for tokens, score in zip(result.sequences_ids, result.scores):
+            texts.append(tokenizer.decode([t for t in tokens if t < tokenizer.eot]).strip())
+            # CTranslate2's score is the log probability divided by the length.
+            logprobs.append(float(score))
+        best_tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
+        avg_logprob = logprobs[0]
+        no_speech = float(result.no_speech_prob)
+        silent = no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD
+        words = []
+        if header.get("words") and best_tokens and not silent:
+            started = time.perf_counter()
+            frames = int(round(seconds * SAMPLE_RATE / self.model.feature_extractor.hop_length))
+            alignment = self.model.find_alignment(tokenizer, [best_tokens], encoded, frames)[0]
+            # Punctuation joins the word beside it, as faster-whisper's transcribe does.
+            self.merge_punctuations(alignment, "\"'“¿([{-", "\"'.。,，!！?？:：”)]}、")
+            for word in alignment:
+                text = word["word"].strip()
+                if text:
+                    words.append({"text": text, "start": round(float(word["start"]), 3),
+                                  "end": round(float(word["end"]), 3),
+                                  "confidence": round(float(word["probability"]), 4)})
+            timings["align"] = time.perf_counter() - started
+        alternatives = []
+        for text in texts[1:]:
+            if text and text != texts[0] and text not in alternatives:
+                alternatives.append(text)
+        return {"ok": True, "text": "" if silent else texts[0], "silent": silent,
+                "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
+                "no_speech_prob": no_speech, "alternatives": [] if silent else alternatives,
+                "words": words, "seconds": timings, "audio_seconds": seconds}
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Parley's Whisper worker (speaks a framed protocol on stdin/stdout).")
+    parser.add_argument("--model", required=True, help="a CTranslate2 Whisper model directory")
+    parser.add_argument("--sha256", default="", help="the pinned SHA-256 of the model's model.bin")
+    parser.add_argument("--threads", type=int, default=2)
+    arguments = parser.parse_args()
+
+    output = sys.stdout.buffer
+    source = sys.stdin.buffer
+    started = time.perf_counter()
+    model_file = os.path.join(arguments.model, "model.bin")
+    if not os.path.isfile(model_file):
+        write_response(output, {"ready": False, "error": f"no model file at {model_file}"})
+        return 1
+    verification = Verification(model_file, arguments.sha256.lower())
+    try:
+        import faster_whisper  # noqa: F401 — imported while the hash is computed
+    except ImportError as error:
+        write_response(output, {"ready": False, "error": f"faster-whisper is not installed: {error}"})
+        return 1
+    problem = verification.problem()
+    if problem:
+        write_response(output, {"ready": False, "error": problem})
+        return 1
+    try:
+        decoder = Decoder(arguments.model, arguments.threads)
+    except Exception as error:  # the runtime's own message is the useful one
+        write_response(output, {"ready": False, "error": f"the model in {arguments.model} does not load: {error}"})
+        return 1
+    write_response(output, {"ready": True, "languages": decoder.languages,
+                            "multilingual": decoder.model.model.is_multilingual,
+                            "verified": bool(arguments.sha256),
+                            "load_seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()})
+    while True:
+        request = read_request(source)
+        if request is None:
+            return 0
+        header, payload = request
+        answer = {"ok": True}
+        try:
+            if header.get("op") == "transcribe":
+                answer = decoder.transcribe(header, payload)
+            elif header.get("op") != "ping":
+                answer = {"ok": False, "error": f"unknown request '{header.get('op')}'"}
+        except Exception as error:
+            answer = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        answer["id"] = header.get("id")
+        write_response(output, answer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
