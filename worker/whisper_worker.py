@@ -113,7 +113,7 @@ class Verification:
 class Decoder:
     def __init__(self, model_dir, threads):
         from faster_whisper import WhisperModel
-        from faster_whisper.tokenizer import _LANGUAGE_CODES, Tokenizer
+        from faster_whisper.tokenizer import Tokenizer
         from faster_whisper.transcribe import merge_punctuations
         import ctranslate2
         import numpy
@@ -121,7 +121,7 @@ class Decoder:
         self.np, self.ctranslate2, self.Tokenizer = numpy, ctranslate2, Tokenizer
         self.merge_punctuations = merge_punctuations
         self.model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
-        self.languages = sorted(_LANGUAGE_CODES) if self.model.model.is_multilingual else ["en"]
+        self.languages = sorted(self.model.supported_languages)
         self.tokenizers = {}
 
     def tokenizer(self, language):

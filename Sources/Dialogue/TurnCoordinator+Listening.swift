@@ -8,7 +8,8 @@ extension TurnCoordinator {
         if engines.source == nil { return "no microphone is available" }
         if audioLost { return "the audio server is gone" }
         guard engines.recognizer != nil else { return "speech recognition is unavailable" }
-        guard recognizableLocales.contains(locale) else {
+        // A recognizer that serves a whole language (Whisper) lists it bare: `es` serves es-ES.
+        guard recognizableLocales.contains(locale) || recognizableLocales.contains(LocaleTag(language: locale.language)) else {
             let installed = recognizableLocales.sorted().map(\.description).joined(separator: ", ")
             return "no speech model for \(locale) (installed: \(installed.isEmpty ? "none" : installed))"
         }

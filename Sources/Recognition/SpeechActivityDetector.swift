@@ -22,6 +22,7 @@ final class SpeechActivityDetector {
 
     /// A detector whose hangover is `postSpeechFrames` 10 ms frames (`fe_init_auto_r`).
     init(postSpeechFrames: Int) throws {
+        SphinxLog.silence()
         let arguments = ["parley", "-samprate", "16000", "-remove_silence", "yes",
                          "-vad_postspeech", String(postSpeechFrames), "-input_endian", "little"]
         let argv = arguments.map { strdup($0) }

@@ -133,3 +133,22 @@ public struct WhisperInstallation: Sendable, Equatable {
         return WhisperWorker.Launch(python: python, script: script, model: models[0], threads: threads)
     }
 }
+
+extension WhisperModelFolder {
+    /// The languages the model knows (`en`, `es`, …), read from its files without loading it:
+    /// `config.json` lists the language tokens' ids, `vocabulary.txt` names each id (`<|en|>`).
+    /// An English-only model lists no language tokens and knows `en`.
+    public func languages() -> [String] {
+        struct Config: Decodable { var lang_ids: [Int]? }
+        guard let data = FileManager.default.contents(atPath: "\(path)/config.json"),
+              let ids = (try? JSONDecoder().decode(Config.self, from: data))?.lang_ids, !ids.isEmpty else { return ["en"] }
+        guard let vocabulary = try? String(contentsOfFile: "\(path)/vocabulary.txt", encoding: .utf8) else { return [] }
+        let tokens = vocabulary.split(separator: "\n", omittingEmptySubsequences: false)
+        return ids.compactMap { id in
+            guard id < tokens.count else { return nil }
+            let token = tokens[id]
+            guard token.hasPrefix("<|"), token.hasSuffix("|>") else { return nil }
+            return String(token.dropFirst(2).dropLast(2))
+        }
+    }
+}

@@ -52,6 +52,7 @@ final class WhisperProcess: Sendable {
 
     /// Starts `arguments[0]` with the rest as arguments.
     init(arguments: [String], environment: [String: String]? = nil) throws {
+        Self.ignoreBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
@@ -203,6 +204,9 @@ final class WhisperProcess: Sendable {
             state.withLock { state in state.stderrTail = String((state.stderrTail + text).suffix(4096)) }
         }
     }
+
+    /// A write to a worker that died fails with EPIPE instead of ending Parley.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     private func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)

@@ -27,6 +27,8 @@ struct DialogCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var recognition: RecognitionChoiceOptions
+
     @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn) to this file.", valueName: "file"))
     var transcript: String?
 

@@ -4,6 +4,7 @@ import Audio
 import Foundation
 import Logging
 import ParleyCore
+import Recognition
 import Synthesis
 import Translation
 
@@ -13,8 +14,8 @@ struct DoctorCommand: AsyncParsableCommand {
         commandName: "doctor",
         abstract: "Check every engine and the audio server, and say what to install.",
         discussion: """
-            Prints one row per part: the PulseAudio server, eSpeak NG, PocketSphinx, \
-            Apertium and readline. Exits 0 when everything required is there, 1 otherwise.
+            Prints one row per part: the PulseAudio server, eSpeak NG, PocketSphinx, the Whisper \
+            worker (started for real: its model is verified by SHA-256 and loaded), Apertium and readline. Exits 0 when everything required is there, 1 otherwise.
             """)
 
     @OptionGroup var common: CommonOptions
@@ -43,7 +44,7 @@ struct DoctorCommand: AsyncParsableCommand {
     private func gatherChecks() async throws -> [Check] {
         let inventory = try Inventory.gather(common)
         return [await audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
-                translationCheck(inventory), readlineCheck()]
+                await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
     }
 
     private func audioCheck() async -> Check {
@@ -78,6 +79,24 @@ struct DoctorCommand: AsyncParsableCommand {
                      detail: locales.isEmpty ? "no speech model found"
                          : "models: " + locales.map { "\($0) (\(inventory.models.model(for: $0)!.acousticModel))" }.joined(separator: ", "),
                      remedy: "apt-get install pocketsphinx-en-us")
+    }
+
+    /// Starts the worker for real: the environment imports, the model's SHA-256 is checked, the model loads.
+    private func whisperCheck(_ inventory: Inventory) async -> Check {
+        let remedy = WhisperInstallation.remedy
+        do {
+            let launch = try inventory.whisper.launch()
+            let worker = WhisperWorker(launch: launch)
+            let started = Date()
+            let languages = try await worker.start()
+            await worker.shutdown()
+            let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+            return Check(part: "Whisper", ok: true,
+                         detail: "model \(launch.model.name) (\(launch.model.pinnedSHA256 == nil ? "not pinned" : "SHA-256 verified")); "
+                             + "\(languages.count) languages; worker started in \(seconds) s", remedy: remedy)
+        } catch {
+            return Check(part: "Whisper", ok: false, detail: "\(error)", remedy: remedy)
+        }
     }
 
     private func translationCheck(_ inventory: Inventory) -> Check {

@@ -33,9 +33,11 @@ struct EngineRequest {
 func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
     let translator = makeTranslator(request)
     let synthesizer = makeSynthesizer(request)
-    let (recognizer, recognitionLimits) = await makeRecognizer(request)
+    // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
+    async let recognition = makeRecognizer(request)
     let (session, audioLimits) = await openAudioSession(request)
     await prepareTranslations(translator, request)
+    let (recognizer, recognitionLimits) = await recognition
     return DialogueEngines(
         source: session, sink: session, audioEvents: session?.events,
         recognizer: recognizer, translator: translator, synthesizer: synthesizer,
@@ -43,6 +45,7 @@ func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
         shutdown: {
             await session?.close()
             await translator.shutdown()
+            await recognizer?.whisper?.worker.shutdown()
         })
 }
 
@@ -68,21 +71,30 @@ private func makeSynthesizer(_ request: EngineRequest) -> ESpeakSynthesizer? {
     return try? ESpeakSynthesizer(dataDirectories: directories.layered, overrides: overrides)
 }
 
-/// PocketSphinx over the installed models, with each side's model loaded now.
-/// A side without a model is typed-only; the dialogue says so itself.
-private func makeRecognizer(_ request: EngineRequest) async -> (PocketSphinxRecognizer?, [String]) {
+/// Whisper and PocketSphinx behind one router, with the engine of each side started now
+/// (Whisper's worker takes seconds to load). A side no recognizer serves is typed-only;
+/// the dialogue says so itself.
+private func makeRecognizer(_ request: EngineRequest) async -> (RecognizerRouter?, [String]) {
     guard !request.command.typedOnly else { return (nil, []) }
-    let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: request.directories.models),
-                                            priorities: request.registry.priorities)
+    let router: RecognizerRouter
+    do {
+        router = try makeRecognizerRouter(request.command.recognition, directories: request.directories,
+                                          priorities: request.registry.priorities)
+    } catch {
+        return (nil, ["speech cannot be recognized: \(error)"])
+    }
     var limitations: [String] = []
-    for locale in Set(request.locales) where recognizer.models.model(for: locale) != nil {
+    if let whisper = router.whisper {
+        do { try await whisper.start() } catch { limitations.append("Whisper recognition is unavailable: \(error)") }
+    }
+    for locale in Set(request.locales) where await router.engine(for: locale) == .pocketsphinx {
         do {
-            try await recognizer.preload(locale, endpointMilliseconds: request.command.endpointMilliseconds)
+            try await router.pocketsphinx?.preload(locale, endpointMilliseconds: request.command.endpointMilliseconds)
         } catch {
             limitations.append("speech in \(locale) cannot be recognized: \(error)")
         }
     }
-    return (recognizer, limitations)
+    return (router, limitations)
 }
 
 /// The one audio session of the conversation, or a limitation saying why there is none.

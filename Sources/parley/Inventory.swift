@@ -11,18 +11,29 @@ struct Inventory {
     var models: ModelRegistry
     var synthesis: Result<SynthesisInventory, any Error>
     var translation: ApertiumModes
+    /// The Whisper worker's parts, and the languages of its best model when everything is there.
+    var whisper: WhisperInstallation
+    var whisperLanguages: Set<String>
 
     /// Looks at every engine except the audio server.
     static func gather(_ options: CommonOptions) throws -> Inventory {
         let directories = try options.directories()
+        let whisper = whisperInstallation(directories)
         return Inventory(locales: try LocaleRegistry.load(from: directories.layered),
                          models: ModelRegistry(userDirectory: directories.models),
                          synthesis: Result { try SynthesisInventoryProbe.probe(genders: VoiceGenderTable.load(from: directories.layered)) },
-                         translation: ApertiumModes())
+                         translation: ApertiumModes(), whisper: whisper,
+                         whisperLanguages: whisper.problem == nil ? Set(whisper.models[0].languages()) : [])
     }
 
     /// Whether `locale` can be recognized.
-    func canRecognize(_ locale: LocaleTag) -> Bool { models.model(for: locale) != nil }
+    func canRecognize(_ locale: LocaleTag) -> Bool { !recognizers(for: locale).isEmpty }
+
+    /// The recognizers that can serve `locale`, Whisper first.
+    func recognizers(for locale: LocaleTag) -> [RecognizerKind] {
+        (whisperLanguages.contains(locale.language) ? [.whisper] : [])
+            + (models.model(for: locale) != nil ? [.pocketsphinx] : [])
+    }
 
     /// Whether `locale` can be spoken.
     func canSpeak(_ locale: LocaleTag) -> Bool {

@@ -26,6 +26,7 @@ struct LanguagesCommand: AsyncParsableCommand {
         var locale: String
         var name: String
         var recognition: Bool
+        var recognizers: [String]
         var synthesis: Bool
         var translation: [String]
     }
@@ -33,12 +34,25 @@ struct LanguagesCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let inventory = try Inventory.gather(common)
-            let rows = inventory.locales.catalog.locales.map { info in
+            var rows = inventory.locales.catalog.locales.map { info in
                 Row(locale: info.tag.description, name: info.displayName,
-                    recognition: inventory.canRecognize(info.tag), synthesis: inventory.canSpeak(info.tag),
+                    recognition: inventory.canRecognize(info.tag), recognizers: inventory.recognizers(for: info.tag).map(\.rawValue),
+                    synthesis: inventory.canSpeak(info.tag),
                     translation: inventory.translationTargets(from: info.tag).map(\.description))
             }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
+            rows += whisperOnlyRows(inventory)
             json ? try printJSON(rows) : printTable(rows)
+        }
+    }
+
+    /// The languages Whisper recognizes that no catalog locale names, as bare languages.
+    private func whisperOnlyRows(_ inventory: Inventory) -> [Row] {
+        let covered = Set(inventory.locales.catalog.locales.map(\.tag.language))
+        return inventory.whisperLanguages.subtracting(covered).sorted().map { code in
+            let tag = LocaleTag(language: code)
+            let name = Locale(identifier: "en").localizedString(forLanguageCode: code) ?? code
+            return Row(locale: code, name: name, recognition: true, recognizers: ["whisper"],
+                       synthesis: inventory.canSpeak(tag), translation: [])
         }
     }
 
@@ -51,8 +65,9 @@ struct LanguagesCommand: AsyncParsableCommand {
 
     private func printTable(_ rows: [Row]) {
         let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
+        // The table shows which recognizer serves each locale; --json has the full list.
         for row in rows {
-            table.add([row.locale, row.name, row.recognition ? "yes" : "-", row.synthesis ? "yes" : "-",
+            table.add([row.locale, row.name, row.recognizers.first ?? "-", row.synthesis ? "yes" : "-",
                        row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
         }
         print(table.render(), terminator: "")

@@ -10,7 +10,7 @@ struct DialogueEndToEndTests {
 
     /// What the engines make of the recording when they read it from the file.
     private func fileDecodings() throws -> [String] {
-        let parley = try ProcessRunner.parley(["listen", "--file", Self.recording])
+        let parley = try ProcessRunner.parley(["listen", "--recognizer", "pocketsphinx", "--file", Self.recording])
         let sphinx = try ProcessRunner.run(["pocketsphinx_continuous", "-infile", Self.recording, "-logfn", "/dev/null"])
         return [parley.stdout, sphinx.stdout].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
@@ -34,7 +34,7 @@ struct DialogueEndToEndTests {
         let references = try fileDecodings()
         try #require(!references.isEmpty, "the recording decodes from the file")
 
-        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history",
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx", "--transcript", transcript, "--no-history",
                                    "--source", microphone.monitor, "--sink", speaker.sink],
                                   environment: ["XDG_STATE_HOME": directory.path])
         try run.waitForLine { $0.hasPrefix("A (en-US), your turn") }

@@ -8,9 +8,10 @@ import TestSupport
         let output = try ProcessRunner.parley(["doctor"])
         #expect(output.status == 0, "doctor failed: \(output.stderr)")
         let parts = output.stdout.split(separator: "\n").dropFirst().map { line in
-            ["PulseAudio", "eSpeak NG", "PocketSphinx", "Apertium", "readline"].first { line.hasPrefix($0) }
+            ["PulseAudio", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"].first { line.hasPrefix($0) }
         }
-        #expect(parts == ["PulseAudio", "eSpeak NG", "PocketSphinx", "Apertium", "readline"])
+        #expect(parts == ["PulseAudio", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"])
+        #expect(output.stdout.contains("model whisper-base (SHA-256 verified); 99 languages"))
         #expect(output.stdout.contains("sink parley_speaker; source parley_mic.monitor"))
         #expect(output.stdout.contains("models: en-US"))
         #expect(output.stdout.contains("eng-spa") && output.stdout.contains("spa-eng"))
@@ -36,8 +37,11 @@ import TestSupport
         #expect(english["recognition"] as? Bool == true)
         #expect(english["synthesis"] as? Bool == true)
         #expect((english["translation"] as? [String])?.contains("es-ES") == true)
+        #expect(english["recognizers"] as? [String] == ["whisper", "pocketsphinx"])
         let spanish = try #require(byLocale["es-ES"])
-        #expect(spanish["recognition"] as? Bool == false)
+        #expect(spanish["recognition"] as? Bool == true, "Whisper recognizes Spanish")
+        #expect(spanish["recognizers"] as? [String] == ["whisper"])
+        #expect(byLocale["sw"]?["recognizers"] as? [String] == ["whisper"], "a Whisper language outside the catalog is listed")
         #expect(spanish["synthesis"] as? Bool == true)
         #expect((spanish["translation"] as? [String])?.contains("en-US") == true)
         #expect(byLocale["fr-FR"]?["translation"] as? [String] == [])
@@ -51,7 +55,8 @@ import TestSupport
         for file in ["acoustic/mdef", "es.lm.bin", "es.dict"] {
             #expect(FileManager.default.createFile(atPath: spanish.appendingPathComponent(file).path, contents: Data()))
         }
-        let output = try ProcessRunner.parley(["languages", "--json", "--models", models.path])
+        let output = try ProcessRunner.parley(["languages", "--json", "--models", models.path],
+                                              environment: ["PARLEY_WHISPER_PYTHON": "/nonexistent/python3"])
         let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
         #expect(rows?.first { $0["locale"] as? String == "es-ES" }?["recognition"] as? Bool == true)
     }

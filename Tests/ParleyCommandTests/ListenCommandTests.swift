@@ -5,8 +5,9 @@ import TestSupport
 /// `parley listen` end to end, on the human recordings (no audio server needed with --file).
 @Suite(.serialized)
 struct ListenCommandTests {
+    /// `parley listen` with PocketSphinx, whose output these tests compare with its own tool's.
     func listen(_ arguments: [String]) throws -> ProcessRunner.Output {
-        try ProcessRunner.run([ProcessRunner.parleyBinary, "listen"] + arguments)
+        try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx"] + arguments)
     }
 
     @Test("one line per utterance, like pocketsphinx_continuous on the same file")
@@ -72,7 +73,7 @@ struct ListenCommandTests {
     func listensLive() throws {
         let microphone = try LoopbackDevice(label: "listen")
         let child = try ChildProcess.parley(
-            ["listen", "--source", microphone.monitor, "--partial", "--utterances", "1"],
+            ["listen", "--recognizer", "pocketsphinx", "--source", microphone.monitor, "--partial", "--utterances", "1"],
             environment: ["PARLEY_LOG": "info"])
         #expect(child.waitFor { _, stderr in stderr.contains("listening for en-US speech") })
         try microphone.play(Fixtures.recording("goforward.raw"), raw: true)
@@ -86,7 +87,7 @@ struct ListenCommandTests {
     @Test("from the microphone: Ctrl-C leaves cleanly")
     func interruptedLiveListening() throws {
         let microphone = try LoopbackDevice(label: "listen")
-        let child = try ChildProcess.parley(["listen", "--source", microphone.monitor], environment: ["PARLEY_LOG": "info"])
+        let child = try ChildProcess.parley(["listen", "--recognizer", "pocketsphinx", "--source", microphone.monitor], environment: ["PARLEY_LOG": "info"])
         #expect(child.waitFor { _, stderr in stderr.contains("listening for en-US speech") })
         child.signal(SIGINT)
         #expect(child.wait(seconds: 10) == 0)

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Whisper recognition end to end: the real worker, the real model that `make models`
+/// installed, the human recordings, and eSpeak NG's Spanish.
+@Suite("Whisper recognition", .serialized)
+struct WhisperRecognitionTests {
+    /// The installed pinned model, where `scripts/install-whisper.sh` puts it.
+    static var installedModel: String {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(NSHomeDirectory())/.local/share"
+        return "\(environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/parley/models")/whisper-base"
+    }
+
+    static let recordings: [(String, String)] = {
+        var list = [("goforward.raw", "go forward ten meters"), ("something.raw", "go somewhere and do something")]
+        let listing = (try? String(contentsOfFile: Fixtures.recording("librivox/transcription"), encoding: .utf8)) ?? ""
+        for line in listing.split(separator: "\n") {
+            guard let open = line.lastIndex(of: "(") else { continue }
+            let id = line[line.index(after: open)...].dropLast()
+            let words = line[..<open].split(separator: " ").filter { $0 != "<s>" && $0 != "</s>" }
+            list.append(("librivox/\(id).wav", words.joined(separator: " ")))
+        }
+        return list
+    }()
+
+    func listen(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Output {
+        try ProcessRunner.parley(["listen", "--recognizer", "whisper"] + arguments, environment: environment)
+    }
+
+    @Test("the human recordings through `parley listen --file`: at most 6% of words wrong")
+    func humanRecordings() throws {
+        try #require(Self.recordings.count == 7)
+        var errors = 0, words = 0, heard: [String] = []
+        for (name, reference) in Self.recordings {
+            let output = try listen(["--file", Fixtures.recording(name)])
+            #expect(output.status == 0, "\(name): \(output.stderr)")
+            let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            heard.append(text)
+            errors += spokenWordErrors(text, reference)
+            words += reference.split(separator: " ").count
+        }
+        #expect(words == 80)
+        #expect(Double(errors) / Double(words) <= 0.06, "\(errors) errors in \(words) words: \(heard)")
+    }
+
+    @Test("--json has confidence from token probabilities, word times and no constant values")
+    func jsonDetail() throws {
+        let outputs = try ["goforward.raw", "librivox/sense_and_sensibility_01_austen_64kb-0930.wav"].map { name in
+            try listen(["--file", Fixtures.recording(name), "--json"])
+        }
+        let objects = try outputs.map { try #require(try JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? [String: Any]) }
+        let confidences = objects.compactMap { $0["confidence"] as? Double }
+        #expect(confidences.count == 2 && confidences.allSatisfy { $0 > 0.3 && $0 < 1 } && confidences[0] != confidences[1])
+        let words = try #require(objects[1]["words"] as? [[String: Any]])
+        #expect(normalizedWords(words.compactMap { $0["word"] as? String }.joined(separator: " "))
+                == ["he", "might", "even", "have", "been", "made", "amiable", "himself"])
+        let starts = words.compactMap { $0["start"] as? Double }, ends = words.compactMap { $0["end"] as? Double }
+        #expect(starts.count == words.count && zip(starts, ends).allSatisfy { $0 < $1 })
+        #expect(starts == starts.sorted() && (ends.last ?? 0) > 1.5, "times span the utterance: \(starts) \(ends)")
+        #expect(Set(words.compactMap { $0["confidence"] as? Double }).count > 1, "word confidences differ")
+    }
+
+    @Test("live through the PulseAudio session: the file's words exactly")
+    func liveEqualsFile() throws {
+        let clip = Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0890.wav")
+        let file = try listen(["--file", clip])
+        try #require(file.status == 0, "\(file.stderr)")
+        let microphone = try LoopbackDevice(label: "whisper")
+        let child = try ChildProcess.parley(["listen", "--recognizer", "whisper", "--source", microphone.monitor,
+                                             "--partial", "--utterances", "1"], environment: ["PARLEY_LOG": "info"])
+        #expect(child.waitFor(seconds: 60) { _, stderr in stderr.contains("listening for en-US speech") })
+        try microphone.play(clip)
+        #expect(child.wait(seconds: 60) == 0, "listen failed: \(child.stderr)")
+        let lines = child.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == file.stdout.trimmingCharacters(in: .newlines))
+        #expect(lines.dropLast().contains { $0.hasPrefix("partial: ") }, "partial results came first: \(lines)")
+    }
+
+    @Test("eSpeak NG's Spanish is recognized as Spanish, at least half of its words right")
+    func spanish() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sentence = "el tren sale de la estación a las ocho de la mañana"
+        let clip = try spanishClip(sentence, in: directory)
+        let output = try listen(["--file", clip, "--locale", "es-ES"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let heard = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(wordAgreement(normalizedWords(heard).joined(separator: " "), sentence) >= 0.5, "heard '\(heard)'")
+    }
+
+    @Test("a damaged model file is refused with its SHA-256")
+    func damagedModel() throws {
+        let models = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: models) }
+        let folder = models.appendingPathComponent("whisper-base")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in ["config.json", "tokenizer.json", "vocabulary.txt"] {
+            try FileManager.default.copyItem(atPath: "\(Self.installedModel)/\(file)", toPath: folder.appendingPathComponent(file).path)
+        }
+        var weights = try Data(contentsOf: URL(fileURLWithPath: "\(Self.installedModel)/model.bin"))
+        weights[weights.count / 2] ^= 0xFF
+        try weights.write(to: folder.appendingPathComponent("model.bin"))
+        let output = try listen(["--file", Fixtures.recording("goforward.raw"), "--models", models.path])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("has SHA-256"), "\(output.stderr)")
+        #expect(output.stderr.contains("expected d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"))
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a missing model says how to install it; without --recognizer, en-US falls back to PocketSphinx")
+    func missingModel() throws {
+        let models = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: models) }
+        let output = try listen(["--file", Fixtures.recording("goforward.raw"), "--models", models.path])
+        #expect(output.status == 1)
+        #expect(output.stderr.hasPrefix("parley: a Whisper model is not installed; run `make models`"), "\(output.stderr)")
+        let fallback = try ProcessRunner.parley(["listen", "--file", Fixtures.recording("goforward.raw"), "--models", models.path])
+        #expect(fallback.status == 0 && fallback.stdout == "go forward ten meters\n", "\(fallback.stderr)")
+    }
+
+    @Test("a spoken dialogue: B speaks Spanish into the microphone, English is heard on the speaker")
+    func spanishSpeakerInADialogue() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-whisper-dialogue")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = try spanishClip("dónde está la estación de tren", in: directory)
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let (microphone, speaker) = (try LoopbackDevice(label: "wmic"), try LoopbackDevice(label: "wspk"))
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history",
+                                   "--source", microphone.monitor, "--sink", speaker.sink],
+                                  environment: ["XDG_STATE_HOME": directory.path])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        run.send("Good morning.")
+        try run.waitForLine(timeout: 60) { $0.hasPrefix("B (es-ES), your turn") }
+        let english = try speaker.startRecording()
+        try microphone.play(clip)
+        try run.waitForLine(count: 2, timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        let heardOnSpeaker = try english.stop()
+        #expect(try run.finish() == 0, "\(run.stderr)")
+
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try #require(turns.count == 2, "two turns:\n\(run.stdout)\n\(run.stderr)")
+        let spoken = turns[1]
+        #expect(spoken["side"] as? String == "B" && spoken["input"] as? String == "speech")
+        #expect(spoken["locale"] as? String == "es-ES" && spoken["target_locale"] as? String == "en-US")
+        let text = try #require(spoken["text"] as? String)
+        #expect(wordAgreement(normalizedWords(text).joined(separator: " "), "dónde está la estación de tren") >= 0.5, "heard '\(text)'")
+        let translation = try ProcessRunner.run(["apertium", "-u", "spa-eng"], input: Data((text + "\n").utf8))
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(spoken["translation"] as? String == translation)
+        #expect(audibleSeconds(heardOnSpeaker) > 0.5, "the English translation is heard on the speaker")
+    }
+
+    /// Spanish speech by eSpeak NG (es-419 at 140 words a minute: the voice Whisper base hears best).
+    private func spanishClip(_ sentence: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("spanish.wav").path
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", path, sentence])
+        try #require(made.status == 0, "\(made.stderr)")
+        return path
+    }
+}
+
+/// Words for comparison with a spoken reference: lower case, no punctuation, numbers as
+/// words, "Mr." as "mister", hyphenated words apart.
+func normalizedWords(_ text: String) -> [String] {
+    let numbers = ["0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+                   "7": "seven", "8": "eight", "9": "nine", "10": "ten", "11": "eleven", "12": "twelve"]
+    let spelled = ["mr": "mister", "mrs": "missus"]
+    let cleaned = text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "'" ? $0 : " " }
+    return String(cleaned).split(separator: " ").map { word in
+        numbers[String(word)] ?? spelled[String(word)] ?? String(word)
+    }
+}
+
+/// Word edits from `reference` to `text` after normalizing both.
+func spokenWordErrors(_ text: String, _ reference: String) -> Int {
+    let (a, b) = (normalizedWords(reference), normalizedWords(text))
+    var row = Array(0...b.count)
+    for (i, word) in a.enumerated() {
+        var previous = row[0]
+        row[0] = i + 1
+        for (j, other) in b.enumerated() {
+            let saved = row[j + 1]
+            row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (word == other ? 0 : 1))
+            previous = saved
+        }
+    }
+    return row[b.count]
+}

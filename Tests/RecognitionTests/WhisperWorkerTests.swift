@@ -1,0 +1,66 @@
+import Foundation
+import ParleyCore
+@testable import Recognition
+import TestSupport
+import Testing
+
+/// The Whisper worker's recovery, on the real worker and model.
+@Suite("Whisper worker", .serialized)
+struct WhisperWorkerTests {
+    static func recognizer() throws -> WhisperRecognizer {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(NSHomeDirectory())/.local/share") + "/parley"
+        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
+                                                        models: environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/models",
+                                                        dataHome: dataHome)
+        var tuning = WhisperRecognizer.Tuning()
+        tuning.speculative = false
+        tuning.partialResults = false
+        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning)
+    }
+
+    @Test("a worker killed in the middle of an utterance is restarted and the utterance recognized")
+    func killedMidUtterance() async throws {
+        let whisper = try Self.recognizer()
+        try await whisper.start()
+        let first = try #require(await whisper.worker.processIdentifier())
+        let samples = try Fixtures.rawSamples(Fixtures.recording("goforward.raw"))
+        let request = try await whisper.makeRequest(locale: LocaleTag("en-US")!, options: .init(), newStream: true)
+        let half = samples.count / 2
+        var events = try await request.append(PCMChunk(format: .recognition, samples: Array(samples[..<half])))
+        kill(first, SIGKILL)
+        events += try await request.append(PCMChunk(format: .recognition, samples: Array(samples[half...])))
+        if !events.contains(where: \.isFinal) {
+            events += try await request.append(PCMChunk(format: .recognition, samples: [Int16](repeating: 0, count: 16_000)))
+        }
+        let finals = events.compactMap { event -> RecognitionResult? in
+            if case let .final(result) = event { return result }
+            return nil
+        }
+        #expect(finals.map(\.text) == ["Go forward 10 meters."])
+        #expect(await whisper.worker.starts == 2)
+        #expect(await whisper.worker.processIdentifier() != first)
+        await whisper.worker.shutdown()
+    }
+
+    @Test("silence and noise below speech are not words")
+    func silenceIsEmpty() async throws {
+        let whisper = try Self.recognizer()
+        let quiet = (0..<48_000).map { _ in Int16.random(in: -40...40) }
+        let results = try await whisper.transcribe(PCMChunk(format: .recognition, samples: quiet), locale: LocaleTag("en-US")!)
+        #expect(results.isEmpty)
+        await whisper.worker.shutdown()
+    }
+
+    @Test("the framed request carries the header and the samples little-endian")
+    func requestFrame() throws {
+        let header = WhisperRequestHeader(id: 7, language: "es", prompt: nil, beam: 1, alternatives: 0, words: false)
+        let frame = try WhisperFrames.request(header: header, payload: [1, -2])
+        let headerLength = WhisperFrames.length(Array(frame.prefix(4)))
+        let decoded = try JSONDecoder().decode(WhisperRequestHeader.self, from: frame.subdata(in: 4..<(4 + headerLength)))
+        #expect(decoded == header)
+        let rest = Array(frame.suffix(from: 4 + headerLength))
+        #expect(WhisperFrames.length(rest) == 4)
+        #expect(Array(rest.suffix(4)) == [1, 0, 0xFE, 0xFF])
+    }
+}
