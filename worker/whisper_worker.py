@@ -121,7 +121,11 @@ class Decoder:
         self.np, self.ctranslate2, self.Tokenizer = numpy, ctranslate2, Tokenizer
         self.merge_punctuations = merge_punctuations
         self.model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
-        self.languages = sorted(self.model.supported_languages)
+        # The language tokens the model was trained with (base: 99; the tokenizer knows one more).
+        with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as handle:
+            language_ids = json.load(handle).get("lang_ids") or []
+        tokens = [self.model.hf_tokenizer.id_to_token(i) for i in language_ids]
+        self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
 
     def tokenizer(self, language):

@@ -6,6 +6,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     TranslationBenchmark.self,
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
+    WhisperBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
 ]

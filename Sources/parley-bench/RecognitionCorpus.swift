@@ -8,6 +8,8 @@ struct RecognitionCorpus {
         var name: String
         var path: String
         var audio: PCMChunk
+        /// What follows the clip in a live run (its background); nil for silence.
+        var tail: [Int16]? = nil
         var seconds: Double { audio.duration }
     }
 
@@ -41,10 +43,14 @@ struct RecognitionCorpus {
 
     var referenceWordCount: Int { references.values.map { $0.split(separator: " ").count }.reduce(0, +) }
 
-    /// `errors / words (percent)` of `transcripts` over the clips with a reference.
-    func wordErrorRate(_ transcripts: [String: String]) -> String {
+    /// `errors / words (percent)` of `transcripts` over the clips with a reference; `normalize`
+    /// compares spoken words (lower case, no punctuation, small numbers spelled), as Whisper writes text.
+    func wordErrorRate(_ transcripts: [String: String], normalize: Bool = false) -> String {
         var errors = 0
-        for (name, reference) in references { errors += Self.wordErrors(transcripts[name] ?? "", reference) }
+        for (name, reference) in references {
+            let hypothesis = transcripts[name] ?? ""
+            errors += normalize ? Self.wordErrors(Self.spokenWords(hypothesis), reference) : Self.wordErrors(hypothesis, reference)
+        }
         return String(format: "%.1f %% (%d / %d)", 100 * Double(errors) / Double(referenceWordCount),
                       errors, referenceWordCount)
     }
@@ -86,6 +92,16 @@ struct RecognitionCorpus {
     }
 
     /// Word-level edit distance.
+    /// `text` as the transcripts write it: lower case, no punctuation, numbers up to twelve and
+    /// "Mr." spelled out, hyphenated words apart.
+    static func spokenWords(_ text: String) -> String {
+        let numbers = ["0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+                       "7": "seven", "8": "eight", "9": "nine", "10": "ten", "11": "eleven", "12": "twelve",
+                       "mr": "mister", "mrs": "missus"]
+        let cleaned = String(text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "'" ? $0 : " " })
+        return cleaned.split(separator: " ").map { numbers[String($0)] ?? String($0) }.joined(separator: " ")
+    }
+
     static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
         editDistance(reference.split(separator: " "), hypothesis.split(separator: " "))
     }

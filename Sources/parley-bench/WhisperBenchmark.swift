@@ -1,0 +1,268 @@
+import ArgumentParser
+import Foundation
+import ParleyCore
+import Recognition
+
+/// `parley-bench whisper`: Parley's Whisper path against stock faster-whisper
+/// `transcribe` on the same model, and PocketSphinx, on the human recordings,
+/// clean and with pink noise: word error rate, endpoint → final latency,
+/// real-time factor, the worker's memory, and the two voice activity detectors.
+struct WhisperBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whisper",
+        abstract: "Whisper recognition: Parley's path vs stock faster-whisper and PocketSphinx, clean and noisy.")
+
+    @Option(help: "Passes of Parley's path over the set (stock transcribe runs once: it is the slow side).")
+    var repetitions = 2
+
+    @Option(help: ArgumentHelp("Signal-to-noise ratio of the noisy copies, in dB.", valueName: "dB"))
+    var snr = 14.0
+
+    func run() async throws {
+        let corpus = try RecognitionCorpus.load()
+        let clips = corpus.clips.filter { corpus.references[$0.name] != nil }
+        let sets = [("clean", clips), ("noisy", clips.map { noisy($0, snr: snr) })]
+        let setup = try WhisperBenchSetup.discover()
+        var report = BenchmarkReport(area: "whisper", title: "Speech recognition (Whisper)",
+                                     command: "scripts/with-test-server.sh scripts/bench.sh whisper")
+        report.add("The \(clips.count) recordings of pocketsphinx-testdata with a transcript "
+            + "(\(corpus.referenceWordCount) words, \(String(format: "%.1f", clips.map(\.seconds).reduce(0, +))) s), "
+            + "clean and with pink noise at \(Int(snr)) dB SNR; model `\(setup.installation.models[0].name)` "
+            + "(int8, 2 threads). Words are compared in lower case, without punctuation, numbers spelled "
+            + "(\"10\" → ten, \"Mr.\" → mister), for every recognizer alike.")
+        report.add("")
+        var rows: [[String]] = [], latencyRows: [[String]] = [], vadRows: [[String]] = []
+        var memory = ""
+        for (label, set) in sets {
+            let stock = try setup.stock(set)
+            let parley = try await parleyPass(set, setup: setup, speculative: false)
+            let speculative = try await parleyPass(set, setup: setup, speculative: true)
+            let sphinx = try await pocketSphinxPass(set, locale: corpus.locale)
+            memory = speculative.memory
+            let stockTimes = Timings(stock.map { $0.seconds * 1000 })
+            rows += [
+                ["\(label): stock `transcribe` (30 s window)", corpus.wordErrorRate(stock.byName(set), normalize: true),
+                 Timings.format(stockTimes.median), rtf(stock.map { $0.seconds * 1000 }, set), "1.0×"],
+                ["\(label): Parley's Whisper path", corpus.wordErrorRate(parley.transcripts, normalize: true),
+                 Timings.format(parley.decode.median), rtf(parley.decode.samples, set, repetitions: repetitions),
+                 ratio(stockTimes.median, parley.decode.median) + " faster"],
+                ["\(label): PocketSphinx (Parley)", corpus.wordErrorRate(sphinx.transcripts, normalize: true),
+                 Timings.format(sphinx.decode.median), rtf(sphinx.decode.samples, set), "—"],
+            ]
+            latencyRows += [
+                ["\(label): decode after the endpoint", Timings.format(parley.endpoint.median), Timings.format(parley.endpoint.p90)],
+                ["\(label): speculative decode from the first 200 ms of silence", Timings.format(speculative.endpoint.median),
+                 Timings.format(speculative.endpoint.p90)],
+            ]
+            vadRows.append(contentsOf: vadComparison(label, set, stock: stock, parley: parley))
+        }
+        report.add("### Accuracy and speed")
+        report.add("")
+        report.addTable(header: ["recognizer", "WER (errors / words)", "per utterance, median ms", "real-time factor", "vs stock"],
+                        rows: rows)
+        report.add("Targets: Parley's path ≥ 3× faster than stock `transcribe`, WER within 1 point of it.")
+        report.add("")
+        report.add("### Endpoint → final result (target ≤ 400 ms median for utterances up to 8 s)")
+        report.add("")
+        report.add("Each clip is fed in 10 ms chunks as capture delivers them, followed by one second of its "
+            + "background (silence, or the same noise) at real-time pace; the figure is the time from the end of "
+            + "the 500 ms endpoint window to the final result with word times, confidence and alternatives. "
+            + "Speculative: the decode starts when the detector first hears silence (200 ms), so most of it is "
+            + "done when the endpoint confirms; without it the whole decode follows the endpoint.")
+        report.add("")
+        report.addTable(header: ["Parley's Whisper path", "median ms", "p90 ms"], rows: latencyRows)
+        report.add("### Voice activity detection: utterances found per clip (each clip is one utterance)")
+        report.add("")
+        report.addTable(header: ["set", "detector", "clips found as one utterance", "utterances in all"], rows: vadRows)
+        report.add("### Memory")
+        report.add("")
+        report.add(memory)
+        try report.write()
+    }
+
+    /// `decode time ÷ audio time` over the whole set, per pass.
+    private func rtf(_ milliseconds: [Double], _ set: [RecognitionCorpus.Clip], repetitions: Int = 1) -> String {
+        let audio = set.map(\.seconds).reduce(0, +) * Double(repetitions)
+        return String(format: "%.3f", milliseconds.reduce(0, +) / 1000 / audio)
+    }
+
+    // MARK: Parley's path
+
+    struct Pass {
+        var transcripts: [String: String] = [:]
+        var decode: Timings
+        var endpoint: Timings
+        var utterances: [String: Int] = [:]
+        var memory = ""
+    }
+
+    /// Every clip through the Whisper recognizer as live audio: the words, the whole time of each
+    /// clip's recognition, the endpoint → final latency, and how many utterances the detector found.
+    private func parleyPass(_ set: [RecognitionCorpus.Clip], setup: WhisperBenchSetup, speculative: Bool) async throws -> Pass {
+        var tuning = WhisperRecognizer.Tuning()
+        tuning.partialResults = false
+        tuning.speculative = speculative
+        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()), tuning: tuning)
+        try await whisper.start()
+        var pass = Pass(decode: Timings([0]), endpoint: Timings([0]))
+        var decode: [Double] = [], endpoint: [Double] = []
+        for _ in 0..<repetitions {
+            for clip in set {
+                let result = try await live(clip, whisper)
+                pass.transcripts[clip.name] = result.texts.joined(separator: " ")
+                pass.utterances[clip.name] = result.texts.count
+                decode.append(result.decodeMilliseconds)
+                endpoint += result.endpoints
+            }
+        }
+        pass.decode = Timings(decode)
+        pass.endpoint = Timings(endpoint)
+        if let pid = await whisper.worker.processIdentifier(), let status = MemoryStatus(pid: pid) {
+            pass.memory = "The worker's resident memory after the run: \(status.resident / 1024) MiB "
+                + "(peak \(status.peak / 1024) MiB), model loaded once; Parley's own process does not hold the model."
+        }
+        await whisper.worker.shutdown()
+        return pass
+    }
+
+    /// One clip: fed fast while it plays, then one second of its background in real time.
+    private func live(_ clip: RecognitionCorpus.Clip, _ whisper: WhisperRecognizer) async throws
+        -> (texts: [String], decodeMilliseconds: Double, endpoints: [Double]) {
+        let continuous = try await ContinuousRecognition(recognizer: whisper, locale: LocaleTag("en-US")!, options: .init())
+        let tail = clip.tail ?? [Int16](repeating: 0, count: 16_000)
+        let audio = clip.audio.samples + tail
+        var texts: [String] = [], endpoints: [Double] = [], busy = 0.0
+        for start in stride(from: 0, to: audio.count, by: 160) {
+            let chunk = PCMChunk(format: .recognition, samples: Array(audio[start..<min(start + 160, audio.count)]))
+            var events: [RecognitionEvent] = []
+            let milliseconds = try await measureMilliseconds { events = try await continuous.feed(chunk) }
+            busy += milliseconds
+            for case let .final(result) in events { texts.append(result.text); endpoints.append(milliseconds) }
+            if start >= clip.audio.samples.count { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        for case let .final(result) in try await continuous.end() { texts.append(result.text) }
+        return (texts, busy, endpoints)
+    }
+
+    private func pocketSphinxPass(_ set: [RecognitionCorpus.Clip], locale: LocaleTag) async throws -> Pass {
+        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        _ = await recognizer.isAvailable(locale)
+        var pass = Pass(decode: Timings([0]), endpoint: Timings([0]))
+        var decode: [Double] = []
+        for clip in set {
+            var texts: [String] = []
+            decode.append(try await measureMilliseconds {
+                texts = try await recognizer.transcribe(PCMChunk(format: .recognition, samples: clip.audio.samples + (clip.tail ?? [])),
+                                                        locale: locale).map(\.text)
+            })
+            pass.transcripts[clip.name] = texts.joined(separator: " ")
+        }
+        pass.decode = Timings(decode)
+        return pass
+    }
+
+    private func vadComparison(_ label: String, _ set: [RecognitionCorpus.Clip], stock: [StockResult], parley: Pass) -> [[String]] {
+        let silero = stock.map(\.segments.count)
+        let sphinx = set.map { parley.utterances[$0.name] ?? 0 }
+        return [
+            [label, "sphinxbase front end (Parley)", "\(sphinx.filter { $0 == 1 }.count) / \(set.count)", "\(sphinx.reduce(0, +))"],
+            [label, "Silero VAD v6 (faster-whisper's)", "\(silero.filter { $0 == 1 }.count) / \(set.count)", "\(silero.reduce(0, +))"],
+        ]
+    }
+
+    // MARK: Noise
+
+    /// `clip` with pink noise at `snr` dB (against the clip's own power), and a second of the
+    /// same noise after it; deterministic.
+    private func noisy(_ clip: RecognitionCorpus.Clip, snr: Double) -> RecognitionCorpus.Clip {
+        let samples = clip.audio.samples
+        let noise = PinkNoise.samples(count: samples.count + 16_000, seed: UInt64(samples.count))
+        let power = { (values: ArraySlice<Double>) in values.map { $0 * $0 }.reduce(0, +) / Double(max(values.count, 1)) }
+        let signalPower = power(samples.map(Double.init)[...])
+        let scale = (signalPower / pow(10, snr / 10) / power(noise[...])).squareRoot()
+        let mixed = noise.enumerated().map { index, value in
+            let speech = index < samples.count ? Double(samples[index]) : 0
+            return Int16(clamping: Int((speech + value * scale).rounded()))
+        }
+        var copy = clip
+        copy.audio = PCMChunk(format: .recognition, samples: Array(mixed[..<samples.count]))
+        copy.tail = Array(mixed[samples.count...])
+        return copy
+    }
+}
+
+/// Pink noise (Paul Kellet's filter over white noise), from a fixed seed.
+enum PinkNoise {
+    static func samples(count: Int, seed: UInt64) -> [Double] {
+        var state = seed | 1
+        var (b0, b1, b2, b3, b4, b5, b6) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let white = Double(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
+            b0 = 0.99886 * b0 + white * 0.0555179
+            b1 = 0.99332 * b1 + white * 0.0750759
+            b2 = 0.96900 * b2 + white * 0.1538520
+            b3 = 0.86650 * b3 + white * 0.3104856
+            b4 = 0.55000 * b4 + white * 0.5329522
+            b5 = -0.7616 * b5 - white * 0.0168980
+            let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + white * 0.5362
+            b6 = white * 0.115926
+            return pink
+        }
+    }
+}
+
+/// One file's result from stock faster-whisper.
+struct StockResult: Decodable {
+    var path: String
+    var text: String
+    var seconds: Double
+    var segments: [[Double]]
+}
+
+extension [StockResult] {
+    /// Texts by clip name (the raw file is named after the clip's index).
+    func byName(_ set: [RecognitionCorpus.Clip]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: zip(set.map(\.name), map(\.text)))
+    }
+}
+
+/// The installed Whisper parts, and the stock baseline run with the worker's own environment.
+struct WhisperBenchSetup {
+    var installation: WhisperInstallation
+
+    static func discover() throws -> WhisperBenchSetup {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "\(NSHomeDirectory())/.local/share") + "/parley"
+        let repository = FileManager.default.currentDirectoryPath
+        let installation = WhisperInstallation.discover(shipped: "\(repository)/dictionaries",
+                                                        models: environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/models",
+                                                        dataHome: dataHome)
+        if let problem = installation.problem { throw ValidationError("\(problem) is missing; run make models") }
+        return WhisperBenchSetup(installation: installation)
+    }
+
+    /// Runs `benchmarks/stock_whisper.py` over the clips, written as raw files in a temporary folder.
+    func stock(_ set: [RecognitionCorpus.Clip]) throws -> [StockResult] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-whisper-bench-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try set.enumerated().map { index, clip in
+            let path = directory.appendingPathComponent("\(index).raw").path
+            let samples = clip.audio.samples + (clip.tail ?? [])
+            try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: installation.python)
+        process.arguments = ["benchmarks/stock_whisper.py", installation.models[0].path] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("stock_whisper.py failed (status \(process.terminationStatus))") }
+        return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(StockResult.self, from: Data($0)) }
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""The naive baseline of the Whisper benchmark: stock faster-whisper.
+
+Reads 16 kHz mono s16le files named on the command line and, for each, prints
+one JSON line: the text of WhisperModel.transcribe (language given, beam 1,
+no timestamps, no conditioning on previous text: the settings the issue
+measured), its wall time, and the speech segments Silero VAD (the model that
+faster-whisper ships) finds in the same audio, for the endpointing comparison.
+
+    stock_whisper.py MODEL_DIR FILE.raw…
+"""
+import json
+import sys
+import time
+
+import numpy
+from faster_whisper import WhisperModel
+from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+
+def main():
+    model = WhisperModel(sys.argv[1], device="cpu", compute_type="int8", cpu_threads=2)
+    vad = VadOptions(min_silence_duration_ms=500)
+    for path in sys.argv[2:]:
+        audio = numpy.fromfile(path, dtype="<i2").astype(numpy.float32) / 32768.0
+        started = time.perf_counter()
+        segments, _ = model.transcribe(audio, language="en", beam_size=1, without_timestamps=True,
+                                       condition_on_previous_text=False)
+        text = " ".join(segment.text.strip() for segment in segments)
+        seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        speech = get_speech_timestamps(audio, vad)
+        vad_seconds = time.perf_counter() - started
+        print(json.dumps({"path": path, "text": text, "seconds": seconds, "vad_seconds": vad_seconds,
+                          "segments": [[s["start"] / 16000, s["end"] / 16000] for s in speech]}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
