@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     private func gatherChecks() async throws -> [Check] {
-        let inventory = try Inventory.gather(common)
+        let inventory = try await Inventory.gather(common)
         return [await audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
                 translationCheck(inventory), readlineCheck()]
     }
