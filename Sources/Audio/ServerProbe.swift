@@ -1,5 +1,4 @@
 import ParleyCore
-import CPulseAudio
 import Foundation
 
 /// What the audio server says about itself.
@@ -35,59 +34,38 @@ public enum ServerProbe {
     /// Connects to `server` (nil: `$PULSE_SERVER` or the default), reads the server info,
     /// and disconnects; fails within `timeout` seconds.
     public static func probe(server: String? = nil, timeout: Double = 3) throws -> AudioServerInfo {
-        guard let mainloop = pa_mainloop_new() else {
+        guard let mainloop = PulseMainloop() else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a mainloop")
         }
-        defer { pa_mainloop_free(mainloop) }
-        guard let context = pa_context_new(pa_mainloop_get_api(mainloop), "Parley doctor") else {
+        guard let context = PulseContext(api: mainloop.api, name: "Parley doctor") else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a context")
         }
-        defer { pa_context_unref(context) }
         let deadline = Date().addingTimeInterval(timeout)
         func iterate(until done: () -> Bool) -> Bool {
             while !done() {
                 guard Date() < deadline else { return false }
-                pa_mainloop_prepare(mainloop, 50_000)
-                pa_mainloop_poll(mainloop)
-                pa_mainloop_dispatch(mainloop)
+                mainloop.prepare(timeoutMicroseconds: 50_000)
+                mainloop.poll()
+                mainloop.dispatch()
             }
             return true
         }
-        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            throw AudioServerUnavailable(server: server, reason: String(cString: pa_strerror(pa_context_errno(context))))
+        do {
+            try context.connect(server: server)
+        } catch {
+            throw AudioServerUnavailable(server: server, reason: String(describing: error))
         }
-        defer { pa_context_disconnect(context) }
-        let settled = iterate {
-            let state = pa_context_get_state(context)
-            return state == PA_CONTEXT_READY || state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED
-        }
-        guard settled, pa_context_get_state(context) == PA_CONTEXT_READY else {
-            let reason = settled ? String(cString: pa_strerror(pa_context_errno(context))) : "timed out"
+        defer { context.disconnect() }
+        let settled = iterate { context.state != .pending }
+        guard settled, context.state == .ready else {
+            let reason = settled ? context.lastError.description : "timed out"
             throw AudioServerUnavailable(server: server, reason: reason)
         }
-        let box = InfoBox()
-        let operation = pa_context_get_server_info(context, { _, info, userData in
-            let box = Unmanaged<InfoBox>.fromOpaque(userData!).takeUnretainedValue()
-            if let info = info?.pointee {
-                box.info = AudioServerInfo(serverName: string(info.server_name), version: string(info.server_version),
-                                           defaultSink: string(info.default_sink_name),
-                                           defaultSource: string(info.default_source_name))
-            }
-            box.done = true
-        }, Unmanaged.passUnretained(box).toOpaque())
-        defer { if let operation { pa_operation_unref(operation) } }
-        guard iterate(until: { box.done }), let info = box.info else {
+        var answer: AudioServerInfo??
+        let operation = context.serverInfo { answer = .some($0) }
+        guard iterate(until: { answer != nil || operation == nil }), let info = answer ?? nil else {
             throw AudioServerUnavailable(server: server, reason: "the server did not describe itself")
         }
         return info
     }
-
-    private final class InfoBox {
-        var info: AudioServerInfo?
-        var done = false
-    }
-}
-
-private func string(_ pointer: UnsafePointer<CChar>?) -> String {
-    pointer.map { String(cString: $0) } ?? ""
 }

@@ -1,4 +1,3 @@
-import CPulseAudio
 import ParleyCore
 
 /// Capture: the record stream runs all the time; listening only opens the gate.
@@ -22,18 +21,15 @@ extension SessionEngine {
         capture.clear()
     }
 
-    /// The record stream's read callback (mainloop thread): takes every fragment the server
-    /// has (`pa_stream_peek`, `pa_stream_drop`).
-    func captureReadable(_ stream: OpaquePointer) {
-        while pa_stream_readable_size(stream) > 0 {
-            var data: UnsafeRawPointer?
-            var length = 0
-            guard pa_stream_peek(stream, &data, &length) >= 0, length > 0 else { return }
+    /// The record stream's read callback (mainloop thread): takes every fragment the server has.
+    func captureReadable(_ stream: PulseStream) {
+        while stream.readableSize > 0 {
+            guard let (data, length) = try? stream.peek(), length > 0 else { return }
             if let data {  // nil data is a hole in the recording: nothing to deliver
                 let samples = data.bindMemory(to: Int16.self, capacity: length / 2)
                 captured(UnsafeBufferPointer(start: samples, count: length / 2))
             }
-            pa_stream_drop(stream)
+            try? stream.drop()
         }
     }
 

@@ -1,4 +1,3 @@
-import CPulseAudio
 import Dispatch
 import ParleyCore
 
@@ -26,35 +25,35 @@ extension SessionEngine {
         }
     }
 
-    /// Creates the context and starts connecting (`pa_context_new_with_proplist`, `pa_context_connect`).
+    /// Creates the context and starts connecting; the callbacks hold the engine unowned
+    /// (the session keeps it alive until the mainloop has stopped).
     private func startContext() -> (any Error)? {
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, options.applicationName)
-        guard let context = pa_context_new_with_proplist(mainloop.api, options.applicationName, properties) else {
+        let properties = PulsePropertyList()
+        properties.set(PulsePropertyList.applicationName, to: options.applicationName)
+        guard let context = PulseContext(api: mainloop.api, name: options.applicationName, properties: properties) else {
             return AudioServerUnavailable(server: options.server, reason: "libpulse could not create a context")
         }
         self.context = context
-        pa_context_set_state_callback(context, { _, userData in
-            SessionEngine.from(userData).contextStateChanged()
-        }, userData)
-        guard pa_context_connect(context, options.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+        context.onStateChange { [unowned self] in contextStateChanged() }
+        do {
+            try context.connect(server: options.server)
+            return nil
+        } catch {
             return AudioServerUnavailable(server: options.server, reason: contextError())
         }
-        return nil
     }
 
     /// The context's state callback (mainloop thread).
     private func contextStateChanged() {
         guard let context else { return }
-        switch pa_context_get_state(context) {
-        case PA_CONTEXT_READY where phase == .connecting:
+        switch context.state {
+        case .ready where phase == .connecting:
             if !wantsStreams {
                 connectionReady()
             } else if let failure = createStreams(on: context) {
                 failConnect(failure)
             }
-        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+        case .failed, .terminated:
             let reason = contextError()
             if phase == .connecting {
                 failConnect(AudioServerUnavailable(server: options.server, reason: reason))
@@ -67,14 +66,12 @@ extension SessionEngine {
     }
 
     /// A stream's state callback (mainloop thread).
-    func streamStateChanged(_ stream: OpaquePointer) {
-        switch pa_stream_get_state(stream) {
-        case PA_STREAM_READY where phase == .connecting:
-            guard let recordStream, let playbackStream,
-                  pa_stream_get_state(recordStream) == PA_STREAM_READY,
-                  pa_stream_get_state(playbackStream) == PA_STREAM_READY else { return }
+    func streamStateChanged(_ stream: PulseStream) {
+        switch stream.state {
+        case .ready where phase == .connecting:
+            guard recordStream?.state == .ready, playbackStream?.state == .ready else { return }
             connectionReady()
-        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+        case .failed, .terminated:
             let failure = streamFailure(stream)
             if phase == .connecting {
                 failConnect(failure)
@@ -98,9 +95,8 @@ extension SessionEngine {
         connectWaiter = nil
     }
 
-    private func deviceName(_ stream: OpaquePointer?) -> String {
-        guard let stream, let name = pa_stream_get_device_name(stream) else { return "?" }
-        return String(cString: name)
+    private func deviceName(_ stream: PulseStream?) -> String {
+        stream?.deviceName ?? "?"
     }
 
     /// The connection attempt failed: callbacks stop, the waiting `connect` throws and tears down.
@@ -181,33 +177,22 @@ extension SessionEngine {
     /// Stops every callback of the current context and streams (they may be failing right now).
     private func detachCallbacks() {
         for stream in [recordStream, playbackStream].compactMap({ $0 }) {
-            pa_stream_set_state_callback(stream, nil, nil)
-            pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_set_write_callback(stream, nil, nil)
-            pa_stream_set_started_callback(stream, nil, nil)
-            pa_stream_set_event_callback(stream, nil, nil)
+            stream.clearCallbacks()
         }
-        if let context { pa_context_set_state_callback(context, nil, nil) }
+        context?.onStateChange(nil)
     }
 
     /// Disconnects and releases the context and streams. Never called from their own callbacks.
+    /// Dropping the wrappers drops libpulse's references: streams first, then the context.
     func teardownConnection() {
         detachCallbacks()
-        if let drainOperation {
-            pa_operation_cancel(drainOperation)
-            pa_operation_unref(drainOperation)
-            self.drainOperation = nil
-        }
-        for stream in [recordStream, playbackStream].compactMap({ $0 }) {
-            if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
-            pa_stream_unref(stream)
+        cancelDrainOperation()
+        for stream in [recordStream, playbackStream].compactMap({ $0 }) where stream.state == .ready {
+            stream.disconnect()
         }
         recordStream = nil
         playbackStream = nil
-        if let context {
-            pa_context_disconnect(context)
-            pa_context_unref(context)
-        }
+        context?.disconnect()
         context = nil
     }
 }

@@ -1,4 +1,3 @@
-import CPulseAudio
 import ParleyCore
 
 /// Playback: a local queue fed to the server as it asks, drain, flush, and cork requests.
@@ -22,34 +21,31 @@ extension SessionEngine {
         }
     }
 
-    /// Writes queued samples up to what the server accepts (`pa_stream_writable_size`,
-    /// `pa_stream_write`); once everything is with the server, asks it to report the drain.
-    /// Runs under the lock, and as the playback stream's write callback.
+    /// Writes queued samples up to what the server accepts; once everything is with the
+    /// server, asks it to report the drain. Runs under the lock, and as the playback
+    /// stream's write callback.
     func feedPlayback() {
         guard let playbackStream, phase == .ready else { return }
-        let writable = pa_stream_writable_size(playbackStream)
+        let writable = playbackStream.writableSize
         if writable > 0 && !playbackQueue.isEmpty {
             let written = playbackQueue.dequeue(upTo: writable / 2) { run in
-                _ = pa_stream_write(playbackStream, run.baseAddress, run.count * 2, nil, 0, PA_SEEK_RELATIVE)
+                try? playbackStream.write(run)
             }
             if written > 0 { wroteSinceDrainRequest = true }
         }
         if playbackQueue.isEmpty && gate.isPlaybackActive && drainOperation == nil { requestDrain() }
     }
 
-    /// Asks the server to report when everything written has been played (`pa_stream_drain`).
+    /// Asks the server to report when everything written has been played.
     /// A drain also starts a clip shorter than the prebuffer.
     private func requestDrain() {
         guard let playbackStream else { return }
         wroteSinceDrainRequest = false
-        drainOperation = pa_stream_drain(playbackStream, { _, success, userData in
-            SessionEngine.from(userData).drainFinished(success: success != 0)
-        }, userData)
+        drainOperation = playbackStream.drain { [unowned self] success in drainFinished(success: success) }
     }
 
     /// The server played everything written before the request (mainloop thread).
     private func drainFinished(success: Bool) {
-        if let drainOperation { pa_operation_unref(drainOperation) }
         drainOperation = nil
         guard success, gate.isPlaybackActive, playbackQueue.isEmpty else { return }
         if wroteSinceDrainRequest {
@@ -82,8 +78,8 @@ extension SessionEngine {
         }
     }
 
-    /// Drops the queue and flushes the server's buffer (`pa_stream_flush`); returns once
-    /// the server has acknowledged the flush.
+    /// Drops the queue and flushes the server's buffer; returns once the server has
+    /// acknowledged the flush.
     func cancelPlayback() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             mainloop.withLock {
@@ -92,10 +88,9 @@ extension SessionEngine {
                 cancelDrainOperation()
                 if wasActive { finishPlayback() }
                 guard wasActive, phase == .ready, let playbackStream,
-                      let operation = pa_stream_flush(playbackStream, { _, _, userData in
-                          SessionEngine.from(userData).flushFinished()
-                      }, userData) else { return continuation.resume() }
-                pa_operation_unref(operation)
+                      playbackStream.flush({ [unowned self] _ in flushFinished() }) != nil else {
+                    return continuation.resume()
+                }
                 flushWaiters.append(continuation)
             }
         }
@@ -107,11 +102,9 @@ extension SessionEngine {
         waiters.forEach { $0.resume() }
     }
 
-    private func cancelDrainOperation() {
-        guard let drainOperation else { return }
-        pa_operation_cancel(drainOperation)
-        pa_operation_unref(drainOperation)
-        self.drainOperation = nil
+    func cancelDrainOperation() {
+        drainOperation?.cancel()
+        drainOperation = nil
     }
 
     /// Drops all playback state when the connection goes or the session closes; drain
@@ -139,24 +132,23 @@ extension SessionEngine {
     }
 
     /// The playback stream's event callback: another application asks us to pause or resume.
-    func playbackEvent(_ name: String) {
-        switch name {
-        case PA_STREAM_EVENT_REQUEST_CORK where !isInterrupted:
+    func playbackEvent(_ event: PulseStream.Event) {
+        switch event {
+        case .requestCork where !isInterrupted:
             isInterrupted = true
             cork(true)
             report(.interrupted)
-        case PA_STREAM_EVENT_REQUEST_UNCORK where isInterrupted:
+        case .requestUncork where isInterrupted:
             isInterrupted = false
             cork(false)
             report(.interruptionEnded)
         default:
-            logger.debug("playback stream event \(name) ignored")
+            logger.debug("playback stream event \(event.name) ignored")
         }
     }
 
-    /// Pauses or resumes the playback stream (`pa_stream_cork`).
+    /// Pauses or resumes the playback stream.
     private func cork(_ paused: Bool) {
-        guard let playbackStream, let operation = pa_stream_cork(playbackStream, paused ? 1 : 0, nil, nil) else { return }
-        pa_operation_unref(operation)
+        _ = playbackStream?.cork(paused)
     }
 }

@@ -1,4 +1,3 @@
-import CPulseAudio
 import Logging
 import ParleyCore
 import Synchronization
@@ -6,11 +5,12 @@ import Synchronization
 /// The PulseAudio side of an `AudioSession`: one context and two streams on one
 /// threaded mainloop, and the state their callbacks share.
 ///
-/// Every stored `var` of this class, and every `pa_*` handle in it, is guarded by
-/// the mainloop lock (`mainloop.withLock`); callbacks already hold it. That one
-/// lock is what makes the class safe to share, hence `@unchecked Sendable`.
-/// What a consumer reads without the lock lives in `CaptureBuffer` and `observed`.
-final class SessionEngine: @unchecked Sendable {
+/// State logic only: every libpulse call goes through the wrappers (`PulseContext`,
+/// `PulseStream`, `PulseOperation`). Every stored `var` of this class, and every
+/// wrapper in it, is guarded by the mainloop lock (`mainloop.withLock`); callbacks
+/// already hold it. What a consumer reads without the lock lives in `CaptureBuffer`
+/// and `observed`.
+final class SessionEngine: @unchecked Sendable {  // every stored var, wrappers included: the mainloop lock
     /// Where the session is in its life.
     enum Phase: Equatable {
         case new, connecting, ready, lost, closed
@@ -34,13 +34,13 @@ final class SessionEngine: @unchecked Sendable {
 
     // Guarded by the mainloop lock.
     var phase = Phase.new
-    var context: OpaquePointer?
-    var recordStream: OpaquePointer?
-    var playbackStream: OpaquePointer?
+    var context: PulseContext?
+    var recordStream: PulseStream?
+    var playbackStream: PulseStream?
     var connectWaiter: CheckedContinuation<Void, any Error>?
     var gate: CaptureGate
     var playbackQueue = PlaybackQueue()
-    var drainOperation: OpaquePointer?
+    var drainOperation: PulseOperation?
     var wroteSinceDrainRequest = false
     var drainWaiters: [CheckedContinuation<Void, any Error>] = []
     var flushWaiters: [CheckedContinuation<Void, Never>] = []
@@ -64,15 +64,6 @@ final class SessionEngine: @unchecked Sendable {
         }
     }
 
-    /// The engine behind a callback's user data.
-    static func from(_ userData: UnsafeMutableRawPointer?) -> SessionEngine {
-        Unmanaged<SessionEngine>.fromOpaque(userData!).takeUnretainedValue()
-    }
-
-    /// This engine as callback user data (unretained: the session keeps the engine alive
-    /// until the mainloop has stopped).
-    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
     /// Reports an event to the session's listener.
     func report(_ event: AudioEvent) {
         logger.debug("audio event: \(event)")
@@ -87,6 +78,6 @@ final class SessionEngine: @unchecked Sendable {
     /// libpulse's message for the context's last error.
     func contextError() -> String {
         guard let context else { return "no connection" }
-        return String(cString: pa_strerror(pa_context_errno(context)))
+        return context.lastError.description
     }
 }

@@ -6,7 +6,7 @@ import CPulseAudio
 /// the lock held; any other thread holds the lock around every `pa_*` call and
 /// around the state the callbacks share. The lock is only ever held for short,
 /// non-blocking work, so taking it from a Swift task does not stall the pool.
-final class ThreadedMainloop: @unchecked Sendable {
+final class ThreadedMainloop: @unchecked Sendable {  // immutable handle; libpulse's own lock guards its use
     /// The `pa_threaded_mainloop`; freed with this object.
     let handle: OpaquePointer
 

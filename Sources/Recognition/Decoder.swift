@@ -6,8 +6,8 @@ import ParleyCore
 /// functions are called.
 ///
 /// Not thread-safe, like the C object: a `Decoder` is created, used and freed
-/// on one `DecoderThread`. Frame numbers are 10 ms frames since the stream
-/// started (`ps_start_stream`).
+/// inside one `LocaleDecoder` actor, on its thread. Frame numbers are 10 ms
+/// frames since the stream started (`ps_start_stream`).
 final class Decoder {
     private let handle: OpaquePointer
     /// The settings it was created with.

@@ -1,100 +1,80 @@
 import ParleyCore
 
-/// The decoder of one locale, on its own thread, with what must survive
-/// between utterances: the searches defined, the request that owns the
-/// decoder now, and audio left over after the last endpoint.
+/// The decoder of one locale: an actor on a thread of its own, holding the
+/// decoder and what must survive between utterances — the searches defined,
+/// the utterance open now and the request it belongs to, and audio left over
+/// after the last endpoint.
 ///
-/// Everything in `DecoderState` is touched only from jobs on `thread`.
-final class LocaleDecoder: Sendable {
-    /// The thread every decoder call runs on.
-    let thread: DecoderThread
-    /// The decoder and its bookkeeping; only for jobs on `thread`.
-    let state: DecoderState
+/// PocketSphinx calls block for milliseconds to hundreds of milliseconds (a
+/// model load, the final pass), so they never run on Swift's cooperative
+/// pool; and the decoder is not thread-safe, so it lives on exactly one
+/// thread. The `Decoder` is not `Sendable`: it never leaves this actor.
+actor LocaleDecoder {
     /// The settings the decoder was created with.
     let configuration: DecoderConfiguration
-
-    private init(thread: DecoderThread, state: DecoderState, configuration: DecoderConfiguration) {
-        self.thread = thread
-        self.state = state
-        self.configuration = configuration
-    }
-
-    /// Loads the model on a new thread; throws `modelUnusable` naming the file at fault.
-    static func load(_ configuration: DecoderConfiguration) async throws -> LocaleDecoder {
-        let thread = DecoderThread(name: "pocketsphinx \(configuration.model.locale)")
-        do {
-            let state = try await thread.perform {
-                let decoder = try Decoder.load(configuration)
-                decoder.startStream()
-                return DecoderState(decoder: decoder)
-            }
-            return LocaleDecoder(thread: thread, state: state, configuration: configuration)
-        } catch {
-            thread.stop()
-            throw error
-        }
-    }
-
-    /// Runs `body` on the decoder's thread with its state.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (DecoderState) throws -> T) async throws -> T {
-        let state = self.state
-        return try await thread.perform { try body(state) }
-    }
-
-    deinit {
-        let state = self.state
-        let thread = self.thread
-        thread.performDetached { state.release() }
-        thread.stop()
-    }
-}
-
-/// A decoder and what it remembers between utterances. Confined to its `DecoderThread`.
-final class DecoderState: @unchecked Sendable {
-    /// The decoder; nil once released.
-    private(set) var decoder: Decoder?
+    private let executor: DedicatedThreadExecutor
+    /// The decoder; nil until loaded and once released.
+    private var decoder: Decoder?
     /// The searches defined for hints.
     var searches = SearchSelection()
-    /// The request whose utterance is open, if any.
-    private(set) var owner: ObjectIdentifier?
+    /// The utterance open now, if any.
+    var utterance: OpenUtterance?
     /// Audio received after the last endpoint, for the next request.
     var leftover: [Int16] = []
 
-    init(decoder: Decoder) {
-        self.decoder = decoder
+    private init(configuration: DecoderConfiguration) {
+        self.configuration = configuration
+        executor = DedicatedThreadExecutor(name: "pocketsphinx \(configuration.model.locale)")
     }
 
-    /// The decoder, which exists until the locale decoder is dropped.
+    /// Every job of this decoder runs on its dedicated thread.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Loads the model on a new thread; throws `modelUnusable` naming the file at fault.
+    static func load(_ configuration: DecoderConfiguration) async throws -> LocaleDecoder {
+        let localeDecoder = LocaleDecoder(configuration: configuration)
+        try await localeDecoder.loadModel()
+        return localeDecoder
+    }
+
+    private func loadModel() throws {
+        let loaded = try Decoder.load(configuration)
+        loaded.startStream()
+        decoder = loaded
+    }
+
+    /// The decoder, which exists from the load until this actor goes.
     var live: Decoder {
         guard let decoder else { preconditionFailure("a released decoder was used") }
         return decoder
     }
 
     /// Starts an utterance for `request`, ending one another request left open.
-    func open(for request: ObjectIdentifier, hint: RecognitionHint, newStream: Bool) throws {
+    func open(for request: ObjectIdentifier, options: RecognitionOptions, newStream: Bool) throws {
         closeUtterance()
         if newStream {
             live.startStream()
             leftover = []
         }
-        try searches.activate(hint, on: live)
+        try searches.activate(options.hint, on: live)
         try live.startUtterance()
-        owner = request
+        utterance = OpenUtterance(owner: request, options: options)
     }
 
     /// Whether `request` owns the open utterance.
-    func isOwned(by request: ObjectIdentifier) -> Bool { owner == request }
+    func isOwned(by request: ObjectIdentifier) -> Bool { utterance?.owner == request }
 
     /// Ends the open utterance (`ps_end_utt`), if any.
     func closeUtterance() {
-        guard owner != nil else { return }
+        guard utterance != nil else { return }
         live.endUtterance()
-        owner = nil
+        utterance = nil
     }
 
-    /// Frees the decoder.
-    func release() {
+    /// Frees the decoder on its thread, then lets the thread end.
+    isolated deinit {
         closeUtterance()
         decoder = nil
+        executor.stop()
     }
 }

@@ -31,8 +31,8 @@ protocol SynthesisReceiver: AnyObject {
 
 /// The wrapper around eSpeak NG's global state: the only place its C functions are called.
 ///
-/// Confined to the engine thread (`ESpeakHost`); never touch it from anywhere else.
-/// Each method names the C function it wraps.
+/// Owned by the `ESpeakHost` actor and, not being `Sendable`, never leaves it: every
+/// call runs on the host's thread. Each method names the C function it wraps.
 final class ESpeakEngine {
     /// The voice name last selected successfully, to skip reloading it.
     private(set) var currentVoice: String?

@@ -25,10 +25,10 @@ extension Voice {
 
 /// Lists what eSpeak NG has installed, through the process's espeak thread.
 public enum SynthesisInventoryProbe {
-    /// Starts eSpeak NG if needed and lists its voices; blocks the caller until done.
+    /// Starts eSpeak NG if needed and lists its voices on the espeak thread.
     /// `genders` fills in voice genders espeak does not report.
-    public static func probe(genders: VoiceGenderTable = VoiceGenderTable()) throws -> SynthesisInventory {
-        let (info, listed) = try ESpeakHost.shared.runAndWait { engine in (engine.info(), engine.listVoices()) }
+    public static func probe(genders: VoiceGenderTable = VoiceGenderTable()) async throws -> SynthesisInventory {
+        let (info, listed) = try await ESpeakHost.shared.run { engine in (engine.info(), engine.listVoices()) }
         let catalog = VoiceCatalog(listed: listed, registry: nil, genders: genders)
         return SynthesisInventory(version: info.version, dataPath: info.dataPath, voices: catalog.voices)
     }

@@ -69,7 +69,7 @@ struct DialogCommand: AsyncParsableCommand {
             let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            let repl = Repl(coordinator: coordinator, services: services(registry, directories, [sides.0, sides.1]),
+            let repl = Repl(coordinator: coordinator, services: await services(registry, directories, [sides.0, sides.1]),
                             options: .detect(historyFile: history))
             try await repl.run()
         }
@@ -89,29 +89,29 @@ struct DialogCommand: AsyncParsableCommand {
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
-                          _ sides: [LocaleTag]) -> ReplServices {
+                          _ sides: [LocaleTag]) async -> ReplServices {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
         let languages = Array(Set(sides.map(\.language))).sorted()
         return ReplServices(
             resolveLocale: { try registry.resolve($0) },
-            languages: { languagesTable(common) },
+            languages: { await languagesTable(common) },
             dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
-            completion: CompletionSource(locales: locales, voices: installedVoices(), dictionaryWords: {
+            completion: CompletionSource(locales: locales, voices: await installedVoices(), dictionaryWords: {
                 dictionaryWords(languages: languages, directories: directories)
             }))
     }
 }
 
 /// eSpeak NG's voice identifiers, for completing `:voice`; none when eSpeak cannot start.
-private func installedVoices() -> [String] {
-    ((try? SynthesisInventoryProbe.probe())?.voices ?? []).map(\.identifier)
+private func installedVoices() async -> [String] {
+    ((try? await SynthesisInventoryProbe.probe())?.voices ?? []).map(\.identifier)
 }
 
 /// The `:languages` table: the same facts as `parley languages`.
-private func languagesTable(_ common: CommonOptions) -> String {
+private func languagesTable(_ common: CommonOptions) async -> String {
     do {
-        let inventory = try Inventory.gather(common)
+        let inventory = try await Inventory.gather(common)
         let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
         for info in inventory.locales.catalog.locales {
             let targets = inventory.translationTargets(from: info.tag).map(\.description)

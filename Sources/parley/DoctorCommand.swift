@@ -42,7 +42,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     private func gatherChecks() async throws -> [Check] {
-        let inventory = try Inventory.gather(common)
+        let inventory = try await Inventory.gather(common)
         return [await audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
                 await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
     }

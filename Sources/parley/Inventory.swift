@@ -16,14 +16,24 @@ struct Inventory {
     var whisperLanguages: Set<String>
 
     /// Looks at every engine except the audio server.
-    static func gather(_ options: CommonOptions) throws -> Inventory {
+    static func gather(_ options: CommonOptions) async throws -> Inventory {
         let directories = try options.directories()
         let whisper = whisperInstallation(directories)
         return Inventory(locales: try LocaleRegistry.load(from: directories.layered),
                          models: ModelRegistry(userDirectory: directories.models),
-                         synthesis: Result { try SynthesisInventoryProbe.probe(genders: VoiceGenderTable.load(from: directories.layered)) },
+                         synthesis: await probeSynthesis(directories),
                          translation: ApertiumModes(), whisper: whisper,
                          whisperLanguages: whisper.problem == nil ? Set(whisper.models[0].languages()) : [])
+    }
+
+    /// What eSpeak NG has installed, or why it cannot say.
+    private static func probeSynthesis(_ directories: DataDirectories) async -> Result<SynthesisInventory, any Error> {
+        do {
+            let genders = try VoiceGenderTable.load(from: directories.layered)
+            return .success(try await SynthesisInventoryProbe.probe(genders: genders))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Whether `locale` can be recognized.

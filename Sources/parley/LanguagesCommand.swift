@@ -33,7 +33,7 @@ struct LanguagesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailure {
-            let inventory = try Inventory.gather(common)
+            let inventory = try await Inventory.gather(common)
             var rows = inventory.locales.catalog.locales.map { info in
                 Row(locale: info.tag.description, name: info.displayName,
                     recognition: inventory.canRecognize(info.tag), recognizers: inventory.recognizers(for: info.tag).map(\.rawValue),

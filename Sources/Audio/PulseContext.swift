@@ -1,0 +1,65 @@
+import CPulseAudio
+
+/// A connection to a PulseAudio server (`pa_context`): the only place its C
+/// functions are called.
+///
+/// Not thread-safe, like the C object: on a threaded mainloop, call it with the
+/// mainloop lock held (callbacks already hold it). Callbacks run on the
+/// mainloop's thread.
+final class PulseContext {
+    /// The `pa_context`; one reference, dropped with this object.
+    let handle: OpaquePointer
+    private var stateChanged: (() -> Void)?
+
+    /// A new, unconnected context named `name` on a mainloop's API table
+    /// (`pa_context_new_with_proplist`); nil when libpulse cannot make one (out of memory).
+    init?(api: UnsafeMutablePointer<pa_mainloop_api>, name: String, properties: PulsePropertyList? = nil) {
+        guard let handle = pa_context_new_with_proplist(api, name, properties?.handle) else { return nil }
+        self.handle = handle
+    }
+
+    /// Starts connecting to `server` (nil: the default) without spawning one
+    /// (`pa_context_connect` with `PA_CONTEXT_NOAUTOSPAWN`).
+    func connect(server: String?) throws {
+        try check(pa_context_connect(handle, server, PA_CONTEXT_NOAUTOSPAWN, nil))
+    }
+
+    /// Where the connection is (`pa_context_get_state`).
+    var state: PulseState { PulseState(pa_context_get_state(handle)) }
+
+    /// The context's last error (`pa_context_errno`).
+    var lastError: PulseError { PulseError(rawValue: pa_context_errno(handle)) }
+
+    /// Throws the context's last error when a call returned a negative status.
+    func check(_ status: Int32) throws {
+        guard status >= 0 else { throw lastError }
+    }
+
+    /// Runs `body` at every state change, or nothing for nil (`pa_context_set_state_callback`).
+    func onStateChange(_ body: (() -> Void)?) {
+        stateChanged = body
+        guard body != nil else { return pa_context_set_state_callback(handle, nil, nil) }
+        pa_context_set_state_callback(handle, { _, userData in
+            let callback = PulseContext.from(userData).stateChanged
+            callback?()
+        }, userData)
+    }
+
+    /// Closes the connection (`pa_context_disconnect`).
+    func disconnect() {
+        pa_context_disconnect(handle)
+    }
+
+    /// Drops the reference (`pa_context_unref`).
+    deinit {
+        pa_context_unref(handle)
+    }
+
+    /// This context as unretained callback user data: its owner keeps it alive and
+    /// clears the callbacks before dropping it.
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ userData: UnsafeMutableRawPointer?) -> PulseContext {
+        Unmanaged<PulseContext>.fromOpaque(userData!).takeUnretainedValue()
+    }
+}
