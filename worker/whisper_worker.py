@@ -47,6 +47,18 @@ NO_SPEECH_THRESHOLD = 0.6
 LOGPROB_THRESHOLD = -1.0
 
 
+def trim_loop(tokens):
+    """Tokens without a tail that starts the text over again.
+
+    A decoder that runs to its length limit has usually looped ("He was not an
+    ill-disposed young man. He was not an"): cut where the text begins to
+    repeat itself from its start."""
+    for start in range(1, len(tokens) - 1):
+        if tokens[start:] == tokens[:len(tokens) - start]:
+            return tokens[:start]
+    return tokens
+
+
 def read_exactly(stream, count):
     data = bytearray()
     while len(data) < count:
@@ -153,22 +165,27 @@ class Decoder:
 
         prompt = self.model.get_prompt(tokenizer, [], without_timestamps=True,
                                        hotwords=header.get("prompt") or None)
+        limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
         hypotheses = 1 + max(0, int(header.get("alternatives", 0)))
         beam = max(hypotheses, int(header.get("beam", 1)))
         started = time.perf_counter()
         result = self.model.model.generate(
             encoded, [prompt], beam_size=beam, num_hypotheses=hypotheses,
-            max_length=len(prompt) + int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN,
+            max_length=len(prompt) + limit,
             return_scores=True, return_no_speech_prob=True,
             suppress_blank=True, suppress_tokens=[-1])[0]
         timings["decode"] = time.perf_counter() - started
 
-        texts, logprobs = [], []
+        texts, logprobs, sequences = [], [], []
         for tokens, score in zip(result.sequences_ids, result.scores):
-            texts.append(tokenizer.decode([t for t in tokens if t < tokenizer.eot]).strip())
+            tokens = [t for t in tokens if t < tokenizer.eot]
+            if len(tokens) >= limit:
+                tokens = trim_loop(tokens)
+            sequences.append(tokens)
+            texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.
             logprobs.append(float(score))
-        best_tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
+        best_tokens = sequences[0]
         avg_logprob = logprobs[0]
         no_speech = float(result.no_speech_prob)
         silent = no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD

@@ -67,7 +67,8 @@ public struct ModelRegistry: Sendable {
         }
     }
 
-    private static func model(in folder: String, locale: LocaleTag) -> SpeechModel? {
+    /// The model in `folder` for `locale`: an acoustic model folder (with `mdef`), a language model and a dictionary.
+    public static func model(in folder: String, locale: LocaleTag) -> SpeechModel? {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder).sorted() else { return nil }
         let acoustic = files.first { FileManager.default.fileExists(atPath: "\(folder)/\($0)/mdef") }
         let languageModel = files.first { $0.hasSuffix(".lm.bin") || $0.hasSuffix(".lm") || $0.hasSuffix(".arpa") }

@@ -18,10 +18,13 @@ struct WhisperBenchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Signal-to-noise ratio of the noisy copies, in dB.", valueName: "dB"))
     var snr = 14.0
 
+    @Flag(help: "Only the clean recordings (a quicker run).")
+    var cleanOnly = false
+
     func run() async throws {
         let corpus = try RecognitionCorpus.load()
         let clips = corpus.clips.filter { corpus.references[$0.name] != nil }
-        let sets = [("clean", clips), ("noisy", clips.map { noisy($0, snr: snr) })]
+        let sets = [("clean", clips), ("noisy", clips.map { noisy($0, snr: snr) })].prefix(cleanOnly ? 1 : 2)
         let setup = try WhisperBenchSetup.discover()
         var report = BenchmarkReport(area: "whisper", title: "Speech recognition (Whisper)",
                                      command: "scripts/with-test-server.sh scripts/bench.sh whisper")
@@ -33,6 +36,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
         report.add("")
         var rows: [[String]] = [], latencyRows: [[String]] = [], vadRows: [[String]] = []
         var memory = ""
+        var heardRows: [[String]] = []
         for (label, set) in sets {
             let stock = try setup.stock(set)
             let parley = try await parleyPass(set, setup: setup, speculative: false)
@@ -55,6 +59,11 @@ struct WhisperBenchmark: AsyncParsableCommand {
                  Timings.format(speculative.endpoint.p90)],
             ]
             vadRows.append(contentsOf: vadComparison(label, set, stock: stock, parley: parley))
+            let stockTexts = stock.byName(set)
+            heardRows += set.map { clip in
+                [label, (clip.name as NSString).lastPathComponent, stockTexts[clip.name] ?? "", parley.transcripts[clip.name] ?? "",
+                 sphinx.transcripts[clip.name] ?? ""]
+            }
         }
         report.add("### Accuracy and speed")
         report.add("")
@@ -74,6 +83,9 @@ struct WhisperBenchmark: AsyncParsableCommand {
         report.add("### Voice activity detection: utterances found per clip (each clip is one utterance)")
         report.add("")
         report.addTable(header: ["set", "detector", "clips found as one utterance", "utterances in all"], rows: vadRows)
+        report.add("### What each heard")
+        report.add("")
+        report.addTable(header: ["set", "clip", "stock transcribe", "Parley's Whisper path", "PocketSphinx"], rows: heardRows)
         report.add("### Memory")
         report.add("")
         report.add(memory)
@@ -94,6 +106,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
         var endpoint: Timings
         var utterances: [String: Int] = [:]
         var memory = ""
+        var heardRows: [[String]] = []
     }
 
     /// Every clip through the Whisper recognizer as live audio: the words, the whole time of each

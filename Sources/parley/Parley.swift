@@ -18,7 +18,7 @@ struct Parley: AsyncParsableCommand {
             """,
         subcommands: [
             DialogCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
-            SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self,
+            SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self, ModelsCommand.self,
         ],
         defaultSubcommand: DialogCommand.self
     )
