@@ -18,9 +18,9 @@ extension DialogueBenchmark {
     static let speechThreshold: Int16 = 200
 
     /// `turns` spoken turns (after one that warms up) through one `parley dialog`.
-    func spokenTurns(ending: TurnEnd, devices: Devices) async throws -> SpokenRun {
+    func spokenTurns(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenRun {
         let terminal: DialogueProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
-        let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history",
+        let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--recognizer", recognizer,
                                        "--endpoint-ms", String(endpointMilliseconds),
                                        "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
                                       terminal: terminal)
@@ -31,7 +31,7 @@ extension DialogueBenchmark {
         for turn in 0...turns {
             let latency = try await spokenTurn(run, ending: ending, terminal: terminal, devices: devices)
             if turn > 0 { latencies.append(latency) }
-            progress("parley, \(ending): turn \(turn), \(Timings.format(latency)) ms")
+            progress("parley (\(recognizer)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
             let turnsOfA = run.count("A (en-US), your turn")
             run.send(":swap", terminal: terminal)
             try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)

@@ -2,10 +2,11 @@ import Foundation
 
 /// The Markdown of the dialogue section.
 extension DialogueBenchmark {
-    func addLatency(to report: inout BenchmarkReport, automatic: SpokenRun, key: SpokenRun,
+    func addLatency(to report: inout BenchmarkReport, automatic: SpokenRun, key: SpokenRun, whisper: SpokenRun,
                     naive: Timings, naiveSilent: Int) {
         let window = Double(endpointMilliseconds)
         let overhead = Timings(automatic.latencies.samples.map { $0 - window })
+        let whisperOverhead = Timings(whisper.latencies.samples.map { $0 - window })
         let naiveOverhead = Timings(naive.samples.map { $0 - window })
         report.add("""
             Turn latency: the last sample of a LibriVox recording (\"he might even have been made amiable \
@@ -18,9 +19,11 @@ extension DialogueBenchmark {
             """)
         report.add("")
         report.addTable(header: ["turn ends by", "latency median", "p90", "beyond the endpoint window, median", "p90"], rows: [
-            ["parley: automatic endpoint", ms(automatic.latencies.median), ms(automatic.latencies.p90),
+            ["parley, PocketSphinx: automatic endpoint", ms(automatic.latencies.median), ms(automatic.latencies.p90),
              ms(overhead.median), ms(overhead.p90)],
-            ["parley: end-of-turn key (Enter as the recording ends)", ms(key.latencies.median), ms(key.latencies.p90),
+            ["parley, Whisper (the default): automatic endpoint (target ≤ 1.0 s median)", ms(whisper.latencies.median),
+             ms(whisper.latencies.p90), ms(whisperOverhead.median), ms(whisperOverhead.p90)],
+            ["parley, PocketSphinx: end-of-turn key (Enter as the recording ends)", ms(key.latencies.median), ms(key.latencies.p90),
              "—", "—"],
             ["naive: `pocketsphinx_continuous -inmic yes` → `apertium -u eng-spa` → `espeak-ng --stdout` → `paplay`, "
                 + "processes per line", ms(naive.median), ms(naive.p90), ms(naiveOverhead.median), ms(naiveOverhead.p90)],
@@ -38,7 +41,8 @@ extension DialogueBenchmark {
         report.add("The naive pipeline is started afresh for each turn, three seconds before the recording plays, "
                    + "so its model load is not timed and a backlog cannot build up.")
         report.add("")
-        report.add("All samples (ms): automatic \(list(automatic.latencies)); key \(list(key.latencies)); naive \(list(naive)).")
+        report.add("All samples (ms): automatic \(list(automatic.latencies)); key \(list(key.latencies)); "
+                   + "Whisper \(list(whisper.latencies)); naive \(list(naive)).")
         report.add("")
     }
 

@@ -36,12 +36,14 @@ struct DialogueBenchmark: AsyncParsableCommand {
         do {
             let automatic = try await spokenTurns(ending: .endpoint, devices: devices)
             let key = try await spokenTurns(ending: .key, devices: devices)
+            let whisper = try await spokenTurns(ending: .endpoint, devices: devices, recognizer: "whisper")
             let naive = try await naiveTurns(devices: devices)
             let memory = try typedTurnsMemory(devices: devices)
             let naiveMemory = try naiveMemory(devices: devices)
             var report = BenchmarkReport(area: "dialogue", title: "Dialogue: turn latency and memory",
                                          command: "scripts/with-test-server.sh scripts/bench.sh dialogue")
-            addLatency(to: &report, automatic: automatic, key: key, naive: naive.latencies, naiveSilent: naive.silent)
+            addLatency(to: &report, automatic: automatic, key: key, whisper: whisper, naive: naive.latencies,
+                       naiveSilent: naive.silent)
             addMemory(to: &report, spoken: [automatic, key], typed: memory, naive: naiveMemory)
             try report.write()
         } catch {
