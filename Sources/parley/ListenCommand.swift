@@ -12,12 +12,15 @@ struct ListenCommand: AsyncParsableCommand {
         commandName: "listen",
         abstract: "Recognize speech from an audio file or the microphone, one line per utterance.",
         discussion: """
-            With --file, the file (WAV, FLAC, OGG… at any rate and channel count; .raw is \
-            16 kHz mono 16-bit) is split into utterances at pauses and each is printed on its \
-            own line, like pocketsphinx_continuous. --json prints one object per utterance with \
+            Whisper recognizes every language of its model and is used wherever it is installed \
+            (make models); PocketSphinx serves en-US without it, and always serves --grammar. \
+            --recognizer picks one. With --file, the file (WAV, FLAC, OGG… at any rate and channel \
+            count; .raw is 16 kHz mono 16-bit) is split into utterances at pauses and each is \
+            printed on its own line, like pocketsphinx_continuous. --json prints one object per utterance with \
             the text, confidence, alternatives and word times in seconds.
 
               parley listen --file question.wav
+              parley listen --locale es --file pregunta.wav --phrases names.txt
               parley listen --file answer.wav --hint confirmation --json
               parley listen --file order.flac --grammar cards.gram --partial
             """)
@@ -71,7 +74,7 @@ struct ListenCommand: AsyncParsableCommand {
             let recognizer = try makeRecognizerRouter(recognition, directories: directories, priorities: registry.priorities,
                                                       partialResults: partial || file == nil)
             let models = ModelRegistry(userDirectory: directories.models)
-            let tag = try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
+            let tag = try await resolveLocale(registry, models: models, recognizer: recognizer)
             let options = try options()
             try await prepare(recognizer, locale: tag, options: options)
             let printer = UtterancePrinter(json: json, partial: partial)
@@ -111,6 +114,17 @@ struct ListenCommand: AsyncParsableCommand {
         Logger(label: "parley.listen").info("listening for \(locale) speech on \(common.source ?? "the default source")")
         try await listening.value
         await session.close()
+    }
+
+    /// The locale to recognize: one the catalog knows, or any language Whisper hears (`sw`, `is-IS`).
+    private func resolveLocale(_ registry: LocaleRegistry, models: ModelRegistry,
+                               recognizer: RecognizerRouter) async throws -> LocaleTag {
+        do {
+            return try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
+        } catch {
+            guard let tag = LocaleTag(locale), let whisper = recognizer.whisper, await whisper.serves(tag) else { throw error }
+            return tag
+        }
     }
 
     /// Loads the model that will serve `locale` before any audio is read, and fails now,
