@@ -32,14 +32,28 @@ struct LanguagesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailure {
-            let inventory = try Inventory.gather(common)
-            let rows = inventory.locales.catalog.locales.map { info in
-                Row(locale: info.tag.description, name: info.displayName,
-                    recognition: inventory.canRecognize(info.tag), synthesis: inventory.canSpeak(info.tag),
-                    translation: inventory.translationTargets(from: info.tag).map(\.description))
-            }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
-            json ? try printJSON(rows) : printTable(rows)
+            let rows = Self.rows(try Inventory.gather(common), all: all)
+            json ? try printJSON(rows) : print(Self.table(rows), terminator: "")
         }
+    }
+
+    /// One row per locale; without `all`, only locales with something installed.
+    static func rows(_ inventory: Inventory, all: Bool) -> [Row] {
+        inventory.locales.catalog.locales.map { info in
+            Row(locale: info.tag.description, name: info.displayName,
+                recognition: inventory.canRecognize(info.tag), synthesis: inventory.canSpeak(info.tag),
+                translation: inventory.translationTargets(from: info.tag).map(\.description))
+        }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
+    }
+
+    /// The rows as the text table `parley languages` and `:languages` print.
+    static func table(_ rows: [Row]) -> String {
+        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
+        for row in rows {
+            table.add([row.locale, row.name, row.recognition ? "yes" : "-", row.synthesis ? "yes" : "-",
+                       row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
+        }
+        return table.render()
     }
 
     private func printJSON(_ rows: [Row]) throws {
@@ -47,14 +61,5 @@ struct LanguagesCommand: AsyncParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(rows)
         print(String(decoding: data, as: UTF8.self))
-    }
-
-    private func printTable(_ rows: [Row]) {
-        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
-        for row in rows {
-            table.add([row.locale, row.name, row.recognition ? "yes" : "-", row.synthesis ? "yes" : "-",
-                       row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
-        }
-        print(table.render(), terminator: "")
     }
 }
