@@ -21,7 +21,7 @@ public final class FakeAudio: AudioSource, AudioSink, @unchecked Sendable {
         (capturedChunks, chunkContinuation) = AsyncStream.makeStream(of: PCMChunk.self)
     }
 
-    /// The calls made so far: `startListening`, `stopListening`, `enqueue`, `drain`, `drained`, `cancelPlayback`.
+    /// The calls made so far: `startListening`, `stopListening`, `enqueue`, `drain`, `drained`, `cancelPlayback`, `close`.
     public var log: [String] { locked { calls } }
     /// Whether the capture gate is open.
     public var isListening: Bool { locked { gateOpen } }
@@ -87,6 +87,10 @@ public final class FakeAudio: AudioSource, AudioSink, @unchecked Sendable {
     public func cancelPlayback() async {
         locked { calls.append("cancelPlayback") }
         releasePlayback()
+    }
+
+    public func close() async {
+        locked { calls.append("close") }
     }
 
     private func record(_ call: String) throws {

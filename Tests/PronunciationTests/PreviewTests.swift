@@ -35,6 +35,7 @@ private final class RecordingSink: AudioSink, @unchecked Sendable {
     func enqueue(_ chunk: PCMChunk) async throws { lock.withLock { chunks.append(chunk) } }
     func drain() async throws { lock.withLock { drains += 1 } }
     func cancelPlayback() async {}
+    func close() async {}
 }
 
 @Suite("Preview")

@@ -44,7 +44,7 @@ struct SinkTests {
         let samples: [Int16] = (0..<22_050).map { Int16(8_000 * sin(Double($0) * 2 * .pi * 440 / 22_050)) }
         try await sink.enqueue(PCMChunk(format: .synthesis, samples: Array(samples[..<10_000])))
         try await sink.enqueue(PCMChunk(format: .synthesis, samples: Array(samples[10_000...])))
-        try sink.close()
+        try sink.finish()
         #expect(sink.framesWritten == 22_050)
         let raw = directory.appendingPathComponent("out.raw").path
         let converted = try ProcessRunner.run(["sox", path, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw])
@@ -84,4 +84,5 @@ final class StoppingSink: AudioSink {
 
     func drain() async throws {}
     func cancelPlayback() async { await memory.cancelPlayback() }
+    func close() async {}
 }
