@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParleyCore
+import Synchronization
 import TestSupport
 @testable import Synthesis
 
@@ -12,9 +13,9 @@ struct SinkTests {
         let sink = MemoryAudioSink()
         let words = WordCounter()
         let utterance = Utterance(text: "One two three four.", voice: .identifier("en-us"))
-        let completion = try await synthesizer.speak(utterance, to: sink) { event in
+        let completion = try await synthesizer.speak(utterance, to: sink, onEvent: { event in
             if case .word = event { words.increment() }
-        }
+        })
         let direct = try await collect(synthesizer, utterance)
         #expect(completion == .finished)
         #expect(words.count == 4)
@@ -63,11 +64,10 @@ struct SinkTests {
 }
 
 /// Counts events from a `@Sendable` callback.
-final class WordCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+final class WordCounter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// A memory sink that stops the synthesizer when the first chunk arrives, as a person pressing stop.
