@@ -113,13 +113,15 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley-bench",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),
 
     // MARK: Test support and end-to-end tests
-    .target(name: "TestSupport", dependencies: ["ParleyCore"], path: "Tests/TestSupport", swiftSettings: strict),
+    // Child processes and null sinks, for the tests and the benchmarks alike.
+    .target(name: "ProcessHarness", path: "Tests/ProcessHarness", swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strict),
     .testTarget(
         name: "SystemLibraryTests",
         dependencies: [
