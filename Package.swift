@@ -29,6 +29,8 @@ var targets: [Target] = [
     // MARK: Core — plain types and stage protocols, no C
     .target(name: "ParleyCore", swiftSettings: strict),
     .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], swiftSettings: strict),
+    // In-memory implementations of every ParleyCore stage protocol, for tests of the logic.
+    .target(name: "ParleyCoreFakes", dependencies: ["ParleyCore"], path: "Tests/ParleyCoreFakes", swiftSettings: strict),
 
     // MARK: Locales
     .target(name: "Locales", dependencies: ["ParleyCore"], swiftSettings: strict),
@@ -56,7 +58,7 @@ var targets: [Target] = [
         name: "Recognition",
         dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
 
     // MARK: Translation
     .target(name: "CProcessSpawn"),
@@ -72,24 +74,28 @@ var targets: [Target] = [
     .target(name: "Pronunciation", dependencies: ["ParleyCore", "Locales"], swiftSettings: strict),
     .testTarget(
         name: "PronunciationTests",
-        dependencies: ["Pronunciation", "Synthesis", "TestSupport", "parley"],
+        dependencies: ["Pronunciation", "Synthesis", "ParleyCoreFakes", "TestSupport", "parley"],
         swiftSettings: strict),
 
     // MARK: Dialogue
     .target(name: "Dialogue", dependencies: ["ParleyCore"], swiftSettings: strict),
-    .target(name: "DialogueFakes", dependencies: ["ParleyCore", "Dialogue"], path: "Tests/DialogueFakes", swiftSettings: strict),
-    .testTarget(name: "DialogueTests", dependencies: ["Dialogue", "DialogueFakes"], swiftSettings: strict),
+    .target(
+        name: "DialogueTestSupport", dependencies: ["Dialogue", "ParleyCoreFakes"], path: "Tests/DialogueTestSupport",
+        swiftSettings: strict),
+    .testTarget(name: "DialogueTests", dependencies: ["Dialogue", "ParleyCoreFakes", "DialogueTestSupport"], swiftSettings: strict),
 
     // MARK: REPL
     .target(name: "REPL", dependencies: ["ParleyCore", "Dialogue", "CReadline"], swiftSettings: strict),
     .executableTarget(
         name: "parley-repl-harness",
-        dependencies: ["ParleyCore", "Dialogue", "REPL", "DialogueFakes"],
+        dependencies: ["ParleyCore", "Dialogue", "REPL", "ParleyCoreFakes"],
         path: "Tests/REPLHarness",
         swiftSettings: strict),
     .testTarget(
         name: "REPLTests",
-        dependencies: ["REPL", "Dialogue", "DialogueFakes", "TestSupport", "parley", "parley-repl-harness"],
+        dependencies: [
+            "REPL", "Dialogue", "ParleyCoreFakes", "DialogueTestSupport", "TestSupport", "parley", "parley-repl-harness",
+        ],
         swiftSettings: strict),
 
     // MARK: Executable
@@ -107,13 +113,15 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley-bench",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),
 
     // MARK: Test support and end-to-end tests
-    .target(name: "TestSupport", dependencies: ["ParleyCore"], path: "Tests/TestSupport", swiftSettings: strict),
+    // Child processes and null sinks, for the tests and the benchmarks alike.
+    .target(name: "ProcessHarness", path: "Tests/ProcessHarness", swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strict),
     .testTarget(
         name: "SystemLibraryTests",
         dependencies: [

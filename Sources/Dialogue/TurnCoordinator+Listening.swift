@@ -37,8 +37,7 @@ extension TurnCoordinator {
 
     /// Opens a recognition request and the capture gate for `side`.
     func startListening(_ side: DialogueSide) async {
-        epoch += 1
-        let myEpoch = epoch
+        let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = engines.recognizer, let source = engines.source else { return setState(.idle(side)) }
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
@@ -46,22 +45,22 @@ extension TurnCoordinator {
         do {
             request = try await recognizer.makeRequest(locale: configuration[side].locale, options: options)
         } catch {
-            guard epoch == myEpoch else { return }
+            guard epoch.isCurrent(token) else { return }
             report(.recognition, error)
             return setState(.idle(side))
         }
-        guard epoch == myEpoch else { _ = await request.cancel(); return }
+        guard epoch.isCurrent(token) else { _ = await request.cancel(); return }
         listening = ListeningTurn(side: side, request: request, startedAt: clock.now())
         do {
             try await source.startListening()
         } catch {
-            guard epoch == myEpoch else { return }
+            guard epoch.isCurrent(token) else { return }
             listening = nil
             _ = await request.cancel()
             report(.audio, error)
             return setState(.idle(side))
         }
-        if epoch != myEpoch, !isListening { await source.stopListening() }
+        if !epoch.isCurrent(token), !isListening { await source.stopListening() }
     }
 
     var isListening: Bool {
@@ -72,16 +71,16 @@ extension TurnCoordinator {
     /// Feeds one captured chunk to the listening side's request.
     func consume(_ chunk: PCMChunk) async {
         guard let turn = listening, !turn.finishing else { return }
-        let myEpoch = epoch
+        let token = epoch.current
         if case .listening = state { emit(.level(turn.side, chunk.level)) }
         do {
             let events = try await turn.request.append(chunk)
-            guard epoch == myEpoch else { return }
-            for event in events where epoch == myEpoch {
+            guard epoch.isCurrent(token) else { return }
+            for event in events where epoch.isCurrent(token) {
                 await handle(event, side: turn.side)
             }
         } catch {
-            guard epoch == myEpoch else { return }
+            guard epoch.isCurrent(token) else { return }
             await recognitionFailed(error, side: turn.side)
         }
     }
@@ -124,8 +123,7 @@ extension TurnCoordinator {
 
     private func finishListening() async {
         guard var turn = listening, !turn.finishing else { return }
-        epoch += 1
-        let myEpoch = epoch
+        let token = epoch.advance()
         turn.finishing = true
         turn.speechEnd = turn.speechEnd ?? clock.now()
         listening = turn
@@ -133,17 +131,17 @@ extension TurnCoordinator {
         await engines.source?.stopListening()
         do {
             let result = try await turn.request.finish()
-            guard epoch == myEpoch else { return }
+            guard epoch.isCurrent(token) else { return }
             await recognized(result, turn: turn)
         } catch {
-            guard epoch == myEpoch else { return }
+            guard epoch.isCurrent(token) else { return }
             await recognitionFailed(error, side: turn.side)
         }
     }
 
     /// A final result: offered for correction, or translated at once.
     func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
-        epoch += 1
+        epoch.advance()
         listening = nil
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side) }
@@ -177,9 +175,9 @@ extension TurnCoordinator {
         case .emptyRecognition?, .speechTimeout?:
             emit(.notice(String(describing: error)))
             setState(.idle(side))
-            let myEpoch = epoch
+            let token = epoch.current
             await closeGate(cancelling: request)
-            if epoch == myEpoch { await resume(side) }
+            if epoch.isCurrent(token) { await resume(side) }
         default:
             report(.recognition, error)
             setState(.idle(side))
@@ -191,7 +189,7 @@ extension TurnCoordinator {
     /// happens before the coordinator can be suspended. Returns the request,
     /// for `closeGate` to cancel.
     func detachListening() -> (any RecognitionRequest)? {
-        epoch += 1
+        epoch.advance()
         let request = listening?.request
         listening = nil
         return request

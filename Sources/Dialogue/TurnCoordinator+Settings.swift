@@ -18,9 +18,9 @@ extension TurnCoordinator {
         let request = detachListening()
         correcting = nil
         setState(.idle(side))
-        let myEpoch = epoch
+        let token = epoch.current
         await closeGate(cancelling: request)
-        guard epoch == myEpoch else { return }
+        guard epoch.isCurrent(token) else { return }
         await beginTurn(side)
     }
 
@@ -78,60 +78,4 @@ extension TurnCoordinator {
         emit(.notice(on ? "correction on: recognized text is offered for editing before it is translated"
                          : "correction off"))
     }
-
-    /// `:say`: speaks `text` as it is, in the voice of the side whose turn it is, then the turn resumes.
-    public func say(_ text: String) async {
-        guard let side = state.side else { return }
-        await speakAside(text, voiceOf: side)
-    }
-
-    /// `:repeat`: speaks the last translation again to the side it was meant for.
-    public func repeatLast() async {
-        guard let last = lastSpoken else { return emit(.notice("nothing has been translated yet")) }
-        await speakAside(last.text, voiceOf: last.side)
-    }
-
-    private func speakAside(_ text: String, voiceOf voiceSide: DialogueSide) async {
-        guard state.awaitsInput, let turnSide = state.side else {
-            return emit(.notice("a turn is being translated or spoken; wait for it"))
-        }
-        guard canSpeak else {
-            return emit(.notice(configuration.speaksTranslations ? "speech output is unavailable" : "speech output is off (--mute)"))
-        }
-        let request = detachListening()
-        correcting = nil
-        let myEpoch = epoch
-        asideTurnSide = turnSide
-        setState(.speaking(voiceSide))
-        await closeGate(cancelling: request)
-        guard epoch == myEpoch else { return }
-        turnTask = Task {
-            _ = await self.speak(text, to: voiceSide, epoch: myEpoch)
-            await self.endAside(epoch: myEpoch)
-        }
-    }
-
-    private func endAside(epoch myEpoch: Int) async {
-        guard epoch == myEpoch, let side = asideTurnSide else { return }
-        asideTurnSide = nil
-        turnTask = nil
-        await resume(side)
-    }
-
-    /// `:transcript FILE`: writes the turns so far to `path` and goes on writing there.
-    public func switchTranscript(to path: String) {
-        do {
-            let lines = try transcript?.writtenLines() ?? unwrittenLines
-            let writer = try TranscriptWriter(path: path)
-            for line in lines { try writer.write(line: line) }
-            transcript = writer
-            unwrittenLines = []
-            emit(.notice("transcript: \(path) (\(lines.count) turns so far)"))
-        } catch {
-            emit(.error(String(describing: error)))
-        }
-    }
-
-    /// Where the transcript is being written, if anywhere.
-    public var transcriptPath: String? { transcript?.path }
 }

@@ -58,18 +58,17 @@ extension TurnCoordinator {
     /// stays free for cancel, typed input and the key. The state changes
     /// before the capture gate is closed, so input arriving meanwhile waits.
     func process(_ draft: TurnDraft) async {
-        epoch += 1
-        let myEpoch = epoch
+        let token = epoch.advance()
         activeTurn = draft
         setState(.translating(draft.side))
         await engines.source?.stopListening()
-        guard epoch == myEpoch else { return }
-        turnTask = Task { await self.run(draft, epoch: myEpoch) }
+        guard epoch.isCurrent(token) else { return }
+        turnTask = Task { await self.run(draft, token: token) }
     }
 
-    private func run(_ draft: TurnDraft, epoch myEpoch: Int) async {
+    private func run(_ draft: TurnDraft, token: TurnEpoch.Token) async {
         var draft = draft
-        guard let translation = await translate(draft, epoch: myEpoch) else { return }
+        guard let translation = await translate(draft, token: token) else { return }
         draft.translation = translation
         draft.times.translated = clock.now()
         activeTurn = draft
@@ -77,8 +76,8 @@ extension TurnCoordinator {
                           unknownWords: translation.unknownWords))
         if canSpeak {
             setState(.speaking(draft.side.other))
-            let spoken = await speak(translation.text, to: draft.side.other, epoch: myEpoch)
-            guard epoch == myEpoch else { return }
+            let spoken = await speak(translation.text, to: draft.side.other, token: token)
+            guard epoch.isCurrent(token) else { return }
             draft.times.speakStart = spoken.start
             draft.times.speakEnd = spoken.end
         }
@@ -86,16 +85,16 @@ extension TurnCoordinator {
     }
 
     /// The translation, or nil when it failed (reported; the side keeps the turn).
-    private func translate(_ draft: TurnDraft, epoch myEpoch: Int) async -> TranslationResult? {
+    private func translate(_ draft: TurnDraft, token: TurnEpoch.Token) async -> TranslationResult? {
         do {
             guard let translator = engines.translator else { throw TranslationUnavailable() }
             let result = try await translator.translate(draft.text, from: draft.locale, to: draft.target)
-            guard epoch == myEpoch else { return nil }
+            guard epoch.isCurrent(token) else { return nil }
             return result
         } catch {
-            guard epoch == myEpoch else { return nil }
+            guard epoch.isCurrent(token) else { return nil }
             if error is TranslationUnavailable { emit(.error("\(error)")) } else { report(.translation, error) }
-            epoch += 1
+            epoch.advance()
             turnTask = nil
             activeTurn = nil
             await resume(draft.side)
@@ -103,46 +102,9 @@ extension TurnCoordinator {
         }
     }
 
-    /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
-    var canSpeak: Bool {
-        configuration.speaksTranslations && engines.synthesizer != nil && engines.sink != nil
-    }
-
-    /// Speaks `text` to `side` with the capture gate closed; returns when the
-    /// speaker has drained (or failed, reported). Times are nil for what did not happen.
-    func speak(_ text: String, to side: DialogueSide, epoch myEpoch: Int) async -> (start: Double?, end: Double?) {
-        guard let synthesizer = engines.synthesizer, let sink = engines.sink else { return (nil, nil) }
-        await engines.source?.stopListening()
-        let settings = configuration[side]
-        emit(.speaking(side: side, text: text))
-        var start: Double?
-        do {
-            let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
-            for try await event in synthesizer.speak(utterance) {
-                guard epoch == myEpoch else { break }
-                guard case let .audio(chunk) = event else { continue }
-                if start == nil {
-                    start = clock.now()
-                    activeTurn?.times.speakStart = start
-                }
-                do { try await sink.enqueue(chunk) } catch { throw StageError(.audio, error) }
-            }
-            guard epoch == myEpoch else { return (start, nil) }
-            do { try await sink.drain() } catch { throw StageError(.audio, error) }
-        } catch {
-            guard epoch == myEpoch else { return (start, nil) }
-            report(.synthesis, error)
-            await sink.cancelPlayback()
-            return (start, nil)
-        }
-        guard epoch == myEpoch else { return (start, nil) }
-        emit(.spoken(side))
-        return (start, clock.now())
-    }
-
     /// Writes the finished turn and gives the other side the turn.
     func finish(_ draft: TurnDraft) async {
-        epoch += 1
+        epoch.advance()
         turnTask = nil
         activeTurn = nil
         finishedTurns += 1
@@ -152,19 +114,6 @@ extension TurnCoordinator {
             emit(.turnFinished(entry))
         }
         await beginTurn(draft.side.other)
-    }
-
-    private func write(_ entry: TranscriptEntry) {
-        let line = entry.jsonLine
-        guard let writer = transcript else { return unwrittenLines.append(line) }
-        do {
-            try writer.write(line: line)
-        } catch {
-            emit(.error(String(describing: error)))
-            unwrittenLines = (try? writer.writtenLines()) ?? []
-            unwrittenLines.append(line)
-            transcript = nil
-        }
     }
 
     /// Ctrl-C: stops what is happening now. Listening, recognizing, correcting
@@ -179,7 +128,7 @@ extension TurnCoordinator {
             await closeGate(cancelling: request)
         case let .correcting(side):
             correcting = nil
-            epoch += 1
+            epoch.advance()
             emit(.cancelled("correction"))
             setState(.idle(side))
         case let .translating(side):
@@ -194,7 +143,7 @@ extension TurnCoordinator {
     }
 
     private func dropActiveTurn() {
-        epoch += 1
+        epoch.advance()
         turnTask?.cancel()
         turnTask = nil
         activeTurn = nil
@@ -214,11 +163,6 @@ extension TurnCoordinator {
         guard var draft = turn, draft.translation != nil else { return await resume(asideSide ?? side) }
         draft.times.speakEnd = stoppedAt
         await finish(draft)
-    }
-
-    func stopSpeech() async {
-        await engines.synthesizer?.stopSpeaking()
-        await engines.sink?.cancelPlayback()
     }
 }
 

@@ -27,15 +27,11 @@ public actor TurnCoordinator {
     public internal(set) var configuration: DialogueConfiguration
     /// Where the conversation is.
     public internal(set) var state: DialogueState
-    /// The transcript file being written, if any.
-    var transcript: TranscriptWriter?
-    /// The lines of this session while no transcript file holds them (`--no-transcript`, or the
-    /// file failed), for `:transcript FILE`; with a file they are read back from it instead, so a
-    /// long conversation does not grow in memory.
-    var unwrittenLines: [String] = []
+    /// Where finished turns are written.
+    var transcript: TranscriptLog
 
-    /// Bumped whenever the current activity is abandoned; late results of an older epoch are ignored.
-    var epoch = 0
+    /// Advanced whenever the current activity is abandoned; late results of an older one are ignored.
+    var epoch = TurnEpoch()
     var listening: ListeningTurn?
     var correcting: TurnDraft?
     var activeTurn: TurnDraft?
@@ -58,7 +54,7 @@ public actor TurnCoordinator {
         (events, continuation) = AsyncStream.makeStream(of: DialogueEvent.self)
         self.configuration = configuration
         self.engines = engines
-        self.transcript = transcript
+        self.transcript = TranscriptLog(writer: transcript)
         self.clock = clock
         state = .idle(.a)
     }
@@ -91,7 +87,7 @@ public actor TurnCoordinator {
         if wasSpeaking { await stopSpeech() }
         await engines.shutdown()
         continuation.finish()
-        transcript = nil
+        transcript.close()
     }
 
     /// Ends the conversation the way end of input should: a turn being spoken,

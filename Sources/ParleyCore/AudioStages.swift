@@ -30,6 +30,9 @@ public protocol AudioSink: AnyObject, Sendable {
 
     /// Drops everything queued and stops playback at once, with no audible tail.
     func cancelPlayback() async
+
+    /// Releases what the sink holds (a connection, a file); call it once, after the last drain.
+    func close() async
 }
 
 /// Something the audio session reports on its own.

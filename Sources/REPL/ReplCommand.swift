@@ -1,4 +1,5 @@
 public import Dialogue
+import ParleyCore
 
 /// A `:` command typed at the prompt (or read from standard input).
 public enum ReplCommand: Sendable, Equatable {
@@ -142,7 +143,7 @@ public enum CommandParser {
         let names = usage.map(\.name)
         guard !name.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.count > 1 && $0.hasPrefix(name) }) { return prefixed }
-        let scored = names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }
+        let scored = names.map { ($0, editDistance(Array(name), Array($0))) }.filter { $0.1 <= max(2, name.count / 3) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 
@@ -155,18 +156,5 @@ public enum CommandParser {
         }
         return (lines + ["Type a line to say it in writing; Enter on an empty line ends (or, in manual mode, starts) a spoken turn; Ctrl-C cancels."])
             .joined(separator: "\n")
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

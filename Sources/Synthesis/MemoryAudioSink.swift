@@ -32,4 +32,7 @@ public final class MemoryAudioSink: AudioSink {
             state.cancellations += 1
         }
     }
+
+    /// Nothing to release: the chunks stay readable.
+    public func close() async {}
 }

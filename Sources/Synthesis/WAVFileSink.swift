@@ -6,7 +6,7 @@ import Synchronization
 /// An audio sink that writes 16-bit PCM WAV through libsndfile.
 ///
 /// The file is opened by `init`, written chunk by chunk as synthesis produces
-/// them, and closed by `close()` (or when the sink goes away). The libsndfile
+/// them, and closed by `finish()` or `close()` (or when the sink goes away). The libsndfile
 /// handle has this one owner, and every call on it holds the sink's lock.
 public final class WAVFileSink: AudioSink {
     /// The file being written.
@@ -35,7 +35,7 @@ public final class WAVFileSink: AudioSink {
         handle = Mutex(Handle(file: file))
     }
 
-    deinit { try? close() }
+    deinit { try? finish() }
 
     /// Frames written so far.
     public var framesWritten: Int { handle.withLock { $0.frames } }
@@ -62,8 +62,12 @@ public final class WAVFileSink: AudioSink {
     /// Nothing is waiting to be played: what was enqueued is already written.
     public func cancelPlayback() async {}
 
+    /// Closes the file, as `finish()` does, for a caller that only has an `AudioSink`;
+    /// a caller that must hear of a failed write calls `finish()` first.
+    public func close() async { try? finish() }
+
     /// `sf_close`: finishes the header and closes the file; later calls do nothing.
-    public func close() throws {
+    public func finish() throws {
         try handle.withLock { handle in
             guard let file = handle.file else { return }
             handle.file = nil

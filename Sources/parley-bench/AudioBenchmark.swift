@@ -3,6 +3,7 @@ import Audio
 import Foundation
 import Logging
 import ParleyCore
+import ProcessHarness
 import Synchronization
 
 /// `parley-bench audio`: activation latency of the persistent session against opening
@@ -149,7 +150,7 @@ struct AudioBenchmark: AsyncParsableCommand {
                 defer { recorder.stop() }
                 _ = try recorder.readBlock()
                 return try measureMilliseconds {
-                    let player = try Self.spawn(["paplay", "--device=\(Self.sink)", "--raw", "--rate=22050",
+                    let player = try ProcessRunner.start(["paplay", "--device=\(Self.sink)", "--raw", "--rate=22050",
                                                  "--channels=1", "--format=s16le", file.path])
                     defer { player.waitUntilExit() }
                     while try recorder.readBlock().level.peak < 0.1 {}
@@ -212,49 +213,6 @@ struct AudioBenchmark: AsyncParsableCommand {
 
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
-    /// Runs a program to its end and returns its status and standard output.
-    static func spawn(_ arguments: [String], output: Bool) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(arguments[0])")
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// Starts a program without waiting for it.
-    static func spawn(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(arguments[0])")
-        process.arguments = Array(arguments.dropFirst())
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-}
-
-/// A null sink loaded on the server for the run (`pactl load-module module-null-sink`).
-private struct NullSink {
-    let name: String
-    let module: String
-    var monitor: String { "\(name).monitor" }
-
-    init(name: String) throws {
-        let pactl = try AudioBenchmark.spawn(["pactl", "load-module", "module-null-sink", "sink_name=\(name)"],
-                                             output: true)
-        self.name = name
-        module = pactl.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard pactl.status == 0, !module.isEmpty else { throw ValidationError("pactl could not load a null sink") }
-    }
-
-    func unload() {
-        _ = try? AudioBenchmark.spawn(["pactl", "unload-module", module], output: true)
     }
 }
 

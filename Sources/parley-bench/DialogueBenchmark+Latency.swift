@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 
 /// Turn latency: the end of the recording played into the microphone → the first
 /// audible sample of the translation on the speaker, both read from the audio.
@@ -19,7 +20,7 @@ extension DialogueBenchmark {
 
     /// `turns` spoken turns (after one that warms up) through one `parley dialog`.
     func spokenTurns(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenRun {
-        let terminal: DialogueProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
+        let terminal: ChildProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
         let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--recognizer", recognizer,
                                        "--endpoint-ms", String(endpointMilliseconds),
                                        "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
@@ -41,7 +42,7 @@ extension DialogueBenchmark {
     }
 
     /// Plays the recording, ends the turn as `ending` says, waits until the translation was spoken.
-    private func spokenTurn(_ run: DialogueProcess, ending: TurnEnd, terminal: DialogueProcess.Terminal,
+    private func spokenTurn(_ run: DialogueProcess, ending: TurnEnd, terminal: ChildProcess.Terminal,
                             devices: Devices) async throws -> Double {
         devices.resetTaps()
         let turnsOfB = run.count("B (es-ES), your turn")
@@ -119,8 +120,8 @@ extension DialogueBenchmark {
     }
 
     /// Plays the recording into `sink` with paplay, returning when it has played.
-    func play(into sink: BenchSink) throws {
-        try runProgram(["paplay", "--device=\(sink.name)", Self.recording])
+    func play(into sink: NullSink) throws {
+        try ProcessRunner.run(["paplay", "--device=\(sink.name)", Self.recording])
     }
 }
 
@@ -131,14 +132,14 @@ func progress(_ line: String) {
 
 /// The two null sinks of the latency runs, with a tap on each monitor.
 struct Devices {
-    let microphone: BenchSink
-    let speaker: BenchSink
+    let microphone: NullSink
+    let speaker: NullSink
     let microphoneTap: MonitorTap
     let speakerTap: MonitorTap
 
     /// Loads both sinks and starts both taps.
     static func make() async throws -> Devices {
-        let (microphone, speaker) = (try BenchSink(label: "mic"), try BenchSink(label: "speaker"))
+        let (microphone, speaker) = (try NullSink.forBenchmark(label: "mic"), try NullSink.forBenchmark(label: "speaker"))
         return Devices(microphone: microphone, speaker: speaker,
                        microphoneTap: try await MonitorTap(source: microphone.monitor),
                        speakerTap: try await MonitorTap(source: speaker.monitor))

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 
 /// Resident memory of `parley dialog` over many turns, and of the naive pipeline's processes.
 extension DialogueBenchmark {
@@ -56,7 +57,7 @@ extension DialogueBenchmark {
         return try stages.map { name, command, input in
             let report = FileManager.default.temporaryDirectory.appendingPathComponent("time-\(getpid()).txt").path
             defer { try? FileManager.default.removeItem(atPath: report) }
-            try runProgram(["time", "-f", "%M", "-o", report] + command, input: input)
+            try ProcessRunner.run(["time", "-f", "%M", "-o", report] + command, input: input.map { Data($0.utf8) })
             let text = try String(contentsOfFile: report, encoding: .utf8)
             return (name, Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
         }

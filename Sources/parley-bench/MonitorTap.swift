@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Logging
 import ParleyCore
+import ProcessHarness
 import Synchronization
 
 /// Records one source all the time and stamps every sample with the monotonic
@@ -83,39 +84,9 @@ final class MonitorTap: Sendable {
     }
 }
 
-/// A null sink loaded for the run; its monitor hears what is played into it.
-struct BenchSink {
-    /// The sink's name.
-    let name: String
-    private let module: String
-    /// The source that hears the sink.
-    var monitor: String { "\(name).monitor" }
-
-    /// Loads a 16 kHz mono null sink named `parley_bench_<label>_<pid>`.
-    init(label: String) throws {
-        name = "parley_bench_\(label)_\(getpid())"
-        let output = try runProgram(["pactl", "load-module", "module-null-sink", "sink_name=\(name)", "rate=16000",
-                                     "channels=1", "format=s16le", "norewinds=1"])
-        module = output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Int(module) != nil else { throw BenchmarkFailure("pactl could not load a null sink: \(output)") }
+extension NullSink {
+    /// Loads a 16 kHz mono null sink named `parley_bench_<label>_<pid>` for the run.
+    static func forBenchmark(label: String) throws -> NullSink {
+        try NullSink(name: "parley_bench_\(label)_\(getpid())", format: NullSink.format())
     }
-
-    /// Unloads it.
-    func unload() { _ = try? runProgram(["pactl", "unload-module", module]) }
-}
-
-/// Runs a program found in /usr/bin to its end and returns its standard output.
-@discardableResult
-func runProgram(_ arguments: [String], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/\(arguments[0])")
-    process.arguments = Array(arguments.dropFirst())
-    let stdout = Pipe(), stdin = Pipe()
-    (process.standardOutput, process.standardInput, process.standardError) = (stdout, stdin, FileHandle.nullDevice)
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try? stdin.fileHandleForWriting.close()
-    let data = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
 }

@@ -108,19 +108,10 @@ private func installedVoices() async -> [String] {
     ((try? await SynthesisInventoryProbe.probe())?.voices ?? []).map(\.identifier)
 }
 
-/// The `:languages` table: the same facts as `parley languages`.
+/// The `:languages` table: the table `parley languages` prints.
 private func languagesTable(_ common: CommonOptions) async -> String {
     do {
-        let inventory = try await Inventory.gather(common)
-        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
-        for info in inventory.locales.catalog.locales {
-            let targets = inventory.translationTargets(from: info.tag).map(\.description)
-            let (recognition, synthesis) = (inventory.canRecognize(info.tag), inventory.canSpeak(info.tag))
-            guard recognition || synthesis || !targets.isEmpty else { continue }
-            table.add([info.tag.description, info.displayName, recognition ? "yes" : "-", synthesis ? "yes" : "-",
-                       targets.isEmpty ? "-" : targets.joined(separator: ", ")])
-        }
-        return table.render().trimmingCharacters(in: .newlines)
-    }
-    catch { return "cannot list the languages: \(error)" }
+        let rows = LanguagesCommand.rows(try await Inventory.gather(common), all: false)
+        return LanguagesCommand.table(rows).trimmingCharacters(in: .newlines)
+    } catch { return "cannot list the languages: \(error)" }
 }

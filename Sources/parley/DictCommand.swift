@@ -1,8 +1,6 @@
 import ArgumentParser
-import Audio
 import Foundation
 import Locales
-import Logging
 import ParleyCore
 import Pronunciation
 import Synthesis
@@ -155,19 +153,11 @@ struct DictSayCommand: AsyncParsableCommand {
         try await reportingFailure {
             let override = try target.dictionaries().load(language: target.code).entry(for: word)
             if override == nil { printError("note: '\(word)' has no \(target.code) dictionary entry; it is spoken once, as eSpeak NG says it") }
-            let sink = try await previewSink()
+            let output = try await SpeechOutput(file: out, common: target.common)
             try await PronunciationPreview.play(word: word, mnemonics: override?.mnemonics, voice: .identifier(try target.voice()),
-                                                synthesizer: ESpeakSynthesizer(), sink: sink)
-            if let session = sink as? AudioSession { await session.close() }
-            try (sink as? WAVFileSink)?.close()
+                                                synthesizer: ESpeakSynthesizer(), sink: output.sink)
+            try await output.close()
         }
-    }
-
-    private func previewSink() async throws -> any AudioSink {
-        if let out { return try WAVFileSink(path: out) }
-        let session = AudioSession(options: target.common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
-        try await session.open()
-        return session
     }
 }
 

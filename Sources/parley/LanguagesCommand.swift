@@ -33,20 +33,23 @@ struct LanguagesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailure {
-            let inventory = try await Inventory.gather(common)
-            var rows = inventory.locales.catalog.locales.map { info in
-                Row(locale: info.tag.description, name: info.displayName,
-                    recognition: inventory.canRecognize(info.tag), recognizers: inventory.recognizers(for: info.tag).map(\.rawValue),
-                    synthesis: inventory.canSpeak(info.tag),
-                    translation: inventory.translationTargets(from: info.tag).map(\.description))
-            }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
-            rows += whisperOnlyRows(inventory)
-            json ? try printJSON(rows) : printTable(rows)
+            let rows = Self.rows(try await Inventory.gather(common), all: all)
+            json ? try printJSON(rows) : print(Self.table(rows), terminator: "")
         }
     }
 
-    /// The languages Whisper recognizes that no catalog locale names, as bare languages.
-    private func whisperOnlyRows(_ inventory: Inventory) -> [Row] {
+    /// One row per locale; without `all`, only locales with something installed; then the
+    /// languages Whisper recognizes that no catalog locale names, as bare languages.
+    static func rows(_ inventory: Inventory, all: Bool) -> [Row] {
+        inventory.locales.catalog.locales.map { info in
+            Row(locale: info.tag.description, name: info.displayName,
+                recognition: inventory.canRecognize(info.tag), recognizers: inventory.recognizers(for: info.tag).map(\.rawValue),
+                synthesis: inventory.canSpeak(info.tag),
+                translation: inventory.translationTargets(from: info.tag).map(\.description))
+        }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty } + whisperOnlyRows(inventory)
+    }
+
+    private static func whisperOnlyRows(_ inventory: Inventory) -> [Row] {
         let covered = Set(inventory.locales.catalog.locales.map(\.tag.language))
         return inventory.whisperLanguages.subtracting(covered).sorted().map { code in
             let tag = LocaleTag(language: code)
@@ -56,20 +59,21 @@ struct LanguagesCommand: AsyncParsableCommand {
         }
     }
 
+    /// The rows as the text table `parley languages` and `:languages` print: the recognition
+    /// column names the recognizer that serves the locale (`--json` lists every one).
+    static func table(_ rows: [Row]) -> String {
+        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
+        for row in rows {
+            table.add([row.locale, row.name, row.recognizers.first ?? "-", row.synthesis ? "yes" : "-",
+                       row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
+        }
+        return table.render()
+    }
+
     private func printJSON(_ rows: [Row]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(rows)
         print(String(decoding: data, as: UTF8.self))
-    }
-
-    private func printTable(_ rows: [Row]) {
-        let table = TextTable(header: ["locale", "name", "recognition", "synthesis", "translates to"])
-        // The table shows which recognizer serves each locale; --json has the full list.
-        for row in rows {
-            table.add([row.locale, row.name, row.recognizers.first ?? "-", row.synthesis ? "yes" : "-",
-                       row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")])
-        }
-        print(table.render(), terminator: "")
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Audio
 import Foundation
-import Logging
 import Locales
 import ParleyCore
 import Synthesis
@@ -83,11 +81,10 @@ struct SayCommand: AsyncParsableCommand {
             if RateScale.isClamped(rate) {
                 printError("note: rate \(rate) is slower than eSpeak NG can speak; speaking at its slowest, \(RateScale.floorWordsPerMinute) words per minute")
             }
-            let sink = try await makeSink()
-            try await synthesizer.speak(utterance, to: sink)
-            if let session = sink as? AudioSession { await session.close() }
-            if let file = sink as? WAVFileSink {
-                try file.close()
+            let output = try await SpeechOutput(file: out, common: common)
+            try await synthesizer.speak(utterance, to: output.sink)
+            try await output.close()
+            if let file = output.file {
                 let seconds = AudioFormat.synthesis.duration(ofSamples: file.framesWritten)
                 print("wrote \(file.framesWritten) samples (\(String(format: "%.2f", seconds)) s, \(AudioFormat.synthesis)) to \(file.path)")
             }
@@ -123,13 +120,5 @@ struct SayCommand: AsyncParsableCommand {
             throw ValidationError("nothing to say: give the text as an argument or on standard input")
         }
         return text
-    }
-
-    /// Where the audio goes: the WAV file, or the speaker through the audio session.
-    private func makeSink() async throws -> any AudioSink {
-        if let out { return try WAVFileSink(path: out) }
-        let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
-        try await session.open()
-        return session
     }
 }

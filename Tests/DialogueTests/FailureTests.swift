@@ -1,5 +1,6 @@
 import Dialogue
-import DialogueFakes
+import DialogueTestSupport
+import ParleyCoreFakes
 import ParleyCore
 import Testing
 

@@ -1,7 +1,9 @@
 import Dialogue
-import DialogueFakes
+import DialogueTestSupport
+import ParleyCoreFakes
 import Foundation
 import ParleyCore
+import Synchronization
 
 /// A coordinator wired to fake engines, with helpers to drive it.
 struct TestRig {
@@ -70,8 +72,7 @@ func tickingClock() -> SessionClock {
     return SessionClock { ticks.next() }
 }
 
-private final class Ticks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0.0
-    func next() -> Double { lock.withLock { value += 0.25; return value } }
+private final class Ticks: Sendable {
+    private let value = Mutex(0.0)
+    func next() -> Double { value.withLock { $0 += 0.25; return $0 } }
 }

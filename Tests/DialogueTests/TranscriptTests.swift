@@ -1,5 +1,5 @@
 import Dialogue
-import DialogueFakes
+import ParleyCoreFakes
 import Foundation
 import ParleyCore
 import Testing

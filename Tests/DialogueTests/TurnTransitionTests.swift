@@ -1,7 +1,9 @@
 import Foundation
 import Dialogue
-import DialogueFakes
+import DialogueTestSupport
+import ParleyCoreFakes
 import ParleyCore
+import Synchronization
 import Testing
 
 @Suite("Turn transitions")
@@ -198,9 +200,8 @@ extension TurnTransitionTests {
     }
 }
 
-final class ShutdownCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
+final class ShutdownCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }

@@ -1,47 +1,22 @@
 import Foundation
-import Synchronization
 import TestSupport
 
 /// A running `parley dialog` whose standard input the test writes line by line
 /// and whose standard output it reads as it comes, so a test can wait for a
 /// line (`A (en-US), your turn`) before it plays into the microphone.
 final class DialogueRun: Sendable {
-    private let process: Process
-    private let input: FileHandle
-    private let output = SharedData()
-    private let errors = SharedData()
+    private let child: ChildProcess
 
     /// Starts the built `parley` with `arguments` against the test audio server.
     init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
-        var environment = try TestAudioServer.environment()
-        environment["NO_COLOR"] = "1"
-        environment.merge(extra) { _, new in new }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-        input = stdin.fileHandleForWriting
-        for (pipe, shared) in [(stdout, output), (stderr, errors)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    shared.close()
-                } else {
-                    shared.append(data)
-                }
-            }
-        }
-        try process.run()
+        child = try ChildProcess.parley(arguments, environment: extra)
     }
 
     /// Everything printed on standard output so far.
-    var stdout: String { output.text }
+    var stdout: String { child.stdout }
 
     /// Everything printed on standard error so far.
-    var stderr: String { errors.text }
+    var stderr: String { child.stderr }
 
     /// The lines printed so far.
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
@@ -51,7 +26,7 @@ final class DialogueRun: Sendable {
     func waitForLine(count: Int = 1, timeout: Double = 60, where predicate: (String) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while lines.filter(predicate).count < count {
-            guard Date() < deadline, process.isRunning else {
+            guard Date() < deadline, child.isRunning else {
                 throw ProcessRunner.Failure(message: "parley never printed the expected line; stdout:\n\(stdout)\nstderr:\n\(stderr)")
             }
             Thread.sleep(forTimeInterval: 0.02)
@@ -60,40 +35,23 @@ final class DialogueRun: Sendable {
 
     /// Writes one line to parley's standard input.
     func send(_ line: String) {
-        input.write(Data((line + "\n").utf8))
+        child.send(line)
     }
 
-    /// Closes standard input (end of input) and waits for parley to exit; returns its status.
+    /// Closes standard input (end of input) and waits for parley to exit and its pipes
+    /// to be read to their end; returns its status.
     func finish(timeout: Double = 60) throws -> Int32 {
-        try input.close()
+        child.closeInput()
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
+        while child.isRunning {
             guard Date() < deadline else {
-                process.terminate()
+                child.signal(SIGTERM)
                 throw ProcessRunner.Failure(message: "parley did not exit at the end of input; stdout:\n\(stdout)")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        // The last bytes may still be in the pipes: read both to their end.
-        while !(output.isClosed && errors.isClosed) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return process.terminationStatus
+        return child.wait()
     }
-}
-
-/// Bytes appended from a pipe's reading thread and read from the test's.
-private final class SharedData: Sendable {
-    private let data = Mutex((bytes: Data(), closed: false))
-
-    func append(_ more: Data) { data.withLock { $0.bytes.append(more) } }
-
-    /// Marks the end of the pipe: everything it carried has been appended.
-    func close() { data.withLock { $0.closed = true } }
-
-    var isClosed: Bool { data.withLock { $0.closed } }
-
-    var text: String { data.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 }
 
 /// Seconds of audio in `samples` (16 kHz) spent in 10 ms frames louder than `threshold` (peak).

@@ -7,7 +7,7 @@
 // fake microphone "hear" something: `speech`, `partial TEXT`, `final TEXT`.
 // This program is built for the tests only and is not part of the product.
 import Dialogue
-import DialogueFakes
+import ParleyCoreFakes
 import Foundation
 import ParleyCore
 import REPL

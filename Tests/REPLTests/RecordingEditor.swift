@@ -1,16 +1,16 @@
 import Foundation
 import REPL
+import Synchronization
 
 /// A line editor that records what the REPL shows.
-final class RecordingEditor: LineEditor, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [EditorAction] = []
+final class RecordingEditor: LineEditor {
+    private let recorded = Mutex<[EditorAction]>([])
 
-    var actions: [EditorAction] { lock.withLock { recorded } }
+    var actions: [EditorAction] { recorded.withLock { $0 } }
     var lines: [String] { actions.compactMap { if case let .line(text) = $0 { text } else { nil } } }
 
-    func printLine(_ text: String) { lock.withLock { recorded.append(.line(text)) } }
-    func showStatus(_ text: String?) { lock.withLock { recorded.append(.status(text)) } }
-    func setPrompt(_ prompt: String) { lock.withLock { recorded.append(.prompt(prompt)) } }
-    func offerLine(_ text: String) { lock.withLock { recorded.append(.offer(text)) } }
+    func printLine(_ text: String) { recorded.withLock { $0.append(.line(text)) } }
+    func showStatus(_ text: String?) { recorded.withLock { $0.append(.status(text)) } }
+    func setPrompt(_ prompt: String) { recorded.withLock { $0.append(.prompt(prompt)) } }
+    func offerLine(_ text: String) { recorded.withLock { $0.append(.offer(text)) } }
 }

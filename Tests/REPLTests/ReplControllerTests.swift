@@ -1,8 +1,10 @@
 import Foundation
 import Dialogue
-import DialogueFakes
+import DialogueTestSupport
+import ParleyCoreFakes
 import ParleyCore
 import REPL
+import Synchronization
 import Testing
 
 @Suite("REPL controller")
@@ -109,9 +111,8 @@ struct ReplControllerTests {
 }
 
 /// Arguments a handler was called with.
-final class ArgumentLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [[String]] = []
-    var entries: [[String]] { lock.withLock { recorded } }
-    func append(_ arguments: [String]) { lock.withLock { recorded.append(arguments) } }
+final class ArgumentLog: Sendable {
+    private let recorded = Mutex<[[String]]>([])
+    var entries: [[String]] { recorded.withLock { $0 } }
+    func append(_ arguments: [String]) { recorded.withLock { $0.append(arguments) } }
 }

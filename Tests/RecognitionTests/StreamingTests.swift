@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyCoreFakes
 import Testing
 @testable import Recognition
 import TestSupport

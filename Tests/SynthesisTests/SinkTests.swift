@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParleyCore
+import Synchronization
 import TestSupport
 @testable import Synthesis
 
@@ -12,9 +13,9 @@ struct SinkTests {
         let sink = MemoryAudioSink()
         let words = WordCounter()
         let utterance = Utterance(text: "One two three four.", voice: .identifier("en-us"))
-        let completion = try await synthesizer.speak(utterance, to: sink) { event in
+        let completion = try await synthesizer.speak(utterance, to: sink, onEvent: { event in
             if case .word = event { words.increment() }
-        }
+        })
         let direct = try await collect(synthesizer, utterance)
         #expect(completion == .finished)
         #expect(words.count == 4)
@@ -44,7 +45,7 @@ struct SinkTests {
         let samples: [Int16] = (0..<22_050).map { Int16(8_000 * sin(Double($0) * 2 * .pi * 440 / 22_050)) }
         try await sink.enqueue(PCMChunk(format: .synthesis, samples: Array(samples[..<10_000])))
         try await sink.enqueue(PCMChunk(format: .synthesis, samples: Array(samples[10_000...])))
-        try sink.close()
+        try sink.finish()
         #expect(sink.framesWritten == 22_050)
         let raw = directory.appendingPathComponent("out.raw").path
         let converted = try ProcessRunner.run(["sox", path, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw])
@@ -63,11 +64,10 @@ struct SinkTests {
 }
 
 /// Counts events from a `@Sendable` callback.
-final class WordCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+final class WordCounter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// A memory sink that stops the synthesizer when the first chunk arrives, as a person pressing stop.
@@ -84,4 +84,5 @@ final class StoppingSink: AudioSink {
 
     func drain() async throws {}
     func cancelPlayback() async { await memory.cancelPlayback() }
+    func close() async {}
 }

@@ -4,31 +4,22 @@ import Foundation
 /// `sink` is heard on `monitor`. Tests that play and record use one each, so
 /// suites running in parallel never hear each other.
 public final class LoopbackDevice: Sendable {
+    private let nullSink: NullSink
     /// The sink to play into.
-    public let sink: String
+    public var sink: String { nullSink.name }
     /// The source that hears the sink (`<sink>.monitor`).
-    public var monitor: String { "\(sink).monitor" }
-    private let moduleIndex: String
+    public var monitor: String { nullSink.monitor }
 
     /// Loads a null sink (rewinds off, like the shared ones) with a unique name.
     /// `rate` and `channels` set its format; 16 kHz mono suits a microphone.
     public init(label: String = "loop", rate: Int = 16_000, channels: Int = 1) throws {
-        let name = "parley_\(label)_\(UUID().uuidString.prefix(8).lowercased())"
-        let output = try ProcessRunner.run(
-            ["pactl", "load-module", "module-null-sink", "sink_name=\(name)", "rate=\(rate)",
-             "channels=\(channels)", "format=s16le", "norewinds=1"],
-            environment: TestAudioServer.environment())
-        guard output.status == 0 else {
-            throw ProcessRunner.Failure(message: "pactl could not load a null sink: \(output.stderr)")
-        }
-        sink = name
-        moduleIndex = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        nullSink = try NullSink(name: "parley_\(label)_\(UUID().uuidString.prefix(8).lowercased())",
+                                format: NullSink.format(rate: rate, channels: channels),
+                                environment: TestAudioServer.environment())
     }
 
     /// Unloads the sink.
-    deinit {
-        _ = try? ProcessRunner.run(["pactl", "unload-module", moduleIndex], environment: TestAudioServer.environment())
-    }
+    deinit { nullSink.unload() }
 
     /// Plays a file into the sink with `paplay` (raw files need `rawFormat`, e.g. 16 kHz mono s16le),
     /// returning when playback has finished.
@@ -51,19 +42,17 @@ public final class LoopbackDevice: Sendable {
 /// `parec` is stopped with SIGKILL: a child of the test process inherits its blocked
 /// signal mask, so it would never see SIGTERM. `--raw` writes headerless samples, which
 /// SIGKILL cannot leave half-finished.
-public final class Recording: @unchecked Sendable {
-    private let process = Process()
+public final class Recording: Sendable {
+    private let process: Process
     private let file: String
 
     init(monitor: String) throws {
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.resolve("parec"))
-        process.arguments = ["--device=\(monitor)", "--raw", "--rate=16000", "--channels=1", "--format=s16le",
-                             "--latency-msec=10", file]
-        process.environment = try TestAudioServer.environment()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
+        process = try ProcessRunner.start(
+            ["parec", "--device=\(monitor)", "--raw", "--rate=16000", "--channels=1", "--format=s16le",
+             "--latency-msec=10", file],
+            environment: TestAudioServer.environment())
+        self.file = file
         // A null sink's monitor delivers silence as soon as the stream runs: the file grows.
         let deadline = Date().addingTimeInterval(20)
         while Self.size(of: file) == 0 {

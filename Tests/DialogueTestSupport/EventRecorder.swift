@@ -1,31 +1,33 @@
 public import Dialogue
 import Foundation
+import ParleyCoreFakes
+import Synchronization
 
 /// Collects a coordinator's events so tests can wait for one and inspect them all.
-public final class EventRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [DialogueEvent] = []
-    private var task: Task<Void, Never>?
+public final class EventRecorder: Sendable {
+    private let recorded = Mutex<[DialogueEvent]>([])
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts collecting `events`.
     public init(_ events: AsyncStream<DialogueEvent>) {
-        task = Task { [weak self] in
+        let collecting = Task { [weak self] in
             for await event in events { self?.append(event) }
         }
+        task.withLock { $0 = collecting }
     }
 
-    deinit { task?.cancel() }
+    deinit { task.withLock { $0?.cancel() } }
 
-    private func append(_ event: DialogueEvent) { lock.withLock { recorded.append(event) } }
+    private func append(_ event: DialogueEvent) { recorded.withLock { $0.append(event) } }
 
     /// Waits until the coordinator has closed its event stream and every event
     /// in it has been recorded: after `stop()`, the record is then complete.
     public func waitForTheEnd() async {
-        await task?.value
+        await task.withLock { $0 }?.value
     }
 
     /// Everything so far.
-    public var events: [DialogueEvent] { lock.withLock { recorded } }
+    public var events: [DialogueEvent] { recorded.withLock { $0 } }
 
     /// The states passed through so far, in order.
     public var states: [DialogueState] {

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Runs a program to completion and captures what it printed. No shell.
+/// Runs programs without a shell: to completion with what they printed captured,
+/// or started in the background with their output discarded.
 public enum ProcessRunner {
     /// What a finished process left behind.
     public struct Output: Sendable {
@@ -24,10 +25,7 @@ public enum ProcessRunner {
     @discardableResult
     public static func run(_ arguments: [String], input: Data? = nil,
                            environment: [String: String]? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: resolve(arguments[0]))
-        process.arguments = Array(arguments.dropFirst())
-        if let environment { process.environment = environment }
+        let process = makeProcess(arguments, environment: environment)
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -45,6 +43,24 @@ public enum ProcessRunner {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Starts `arguments` without waiting for it; its output is discarded.
+    public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> Process {
+        let process = makeProcess(arguments, environment: environment)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// A process for `arguments[0]` (resolved in PATH) with the rest as arguments.
+    static func makeProcess(_ arguments: [String], environment: [String: String]?) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: resolve(arguments[0]))
+        process.arguments = Array(arguments.dropFirst())
+        if let environment { process.environment = environment }
+        return process
+    }
+
     /// The full path of a program name found in PATH; a path is returned as is.
     public static func resolve(_ program: String) -> String {
         guard !program.contains("/") else { return program }
@@ -54,23 +70,5 @@ public enum ProcessRunner {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return program
-    }
-
-    /// The `parley` binary built beside the test bundle.
-    public static var parleyBinary: String {
-        let bundleDirectory = Bundle.main.bundleURL.path
-        let candidates = [bundleDirectory, (bundleDirectory as NSString).deletingLastPathComponent]
-        return candidates.map { "\($0)/parley" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-            ?? "\(bundleDirectory)/parley"
-    }
-
-    /// Runs the built `parley` with `arguments`, using the test audio server.
-    @discardableResult
-    public static func parley(_ arguments: [String], input: Data? = nil,
-                              environment extra: [String: String] = [:]) throws -> Output {
-        var environment = try TestAudioServer.environment()
-        environment["NO_COLOR"] = "1"
-        environment.merge(extra) { _, new in new }
-        return try run([parleyBinary] + arguments, input: input, environment: environment)
     }
 }

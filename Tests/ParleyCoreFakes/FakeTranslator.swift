@@ -1,17 +1,19 @@
 public import ParleyCore
-import Foundation
+import Synchronization
 
 /// A translator that marks text with its target locale — `[es-ES] hello` —
 /// so tests can tell a translation from its source. Words listed as unknown
 /// are reported as such; failures and holds are injected.
-public final class FakeTranslator: Translator, @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: (any Error)?
-    private var holding = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var calls: [String] = []
+public final class FakeTranslator: Translator {
     private let unknown: Set<String>
     private let missingDirections: Set<String>
+    private let state = Mutex(State())
+    private let translationHold = CallHold()
+
+    private struct State {
+        var failure: (any Error)?
+        var calls: [String] = []
+    }
 
     /// A translator that knows every direction except `missing` (`en-US>fr-FR`) and
     /// reports the words in `unknown`.
@@ -21,23 +23,16 @@ public final class FakeTranslator: Translator, @unchecked Sendable {
     }
 
     /// Makes every call throw `error` from now on; nil heals it.
-    public func fail(with error: (any Error)?) { locked { failure = error } }
+    public func fail(with error: (any Error)?) { state.withLock { $0.failure = error } }
 
     /// While holding, translations wait until `release()`.
-    public func hold() { locked { holding = true } }
+    public func hold() { translationHold.set(true) }
 
     /// Lets waiting translations go on.
-    public func release() {
-        let waiting = locked { () -> [CheckedContinuation<Void, Never>] in
-            holding = false
-            defer { waiters = [] }
-            return waiters
-        }
-        waiting.forEach { $0.resume() }
-    }
+    public func release() { translationHold.release() }
 
     /// Every text asked for, in order.
-    public var translated: [String] { locked { calls } }
+    public var translated: [String] { state.withLock { $0.calls } }
 
     /// What the fake makes of `text`.
     public static func translation(of text: String, to target: LocaleTag) -> String { "[\(target)] \(text)" }
@@ -47,24 +42,10 @@ public final class FakeTranslator: Translator, @unchecked Sendable {
     }
 
     public func translate(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> TranslationResult {
-        locked { calls.append(text) }
-        if locked({ holding }) {
-            await withCheckedContinuation { continuation in
-                let wait = locked { () -> Bool in
-                    if holding { waiters.append(continuation) }
-                    return holding
-                }
-                if !wait { continuation.resume() }
-            }
-        }
-        if let failure = locked({ failure }) { throw failure }
+        state.withLock { $0.calls.append(text) }
+        await translationHold.pass()
+        if let failure = state.withLock({ $0.failure }) { throw failure }
         let words = text.split(separator: " ").map(String.init).filter { unknown.contains($0) }
         return TranslationResult(source: text, text: Self.translation(of: text, to: target), unknownWords: words)
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }

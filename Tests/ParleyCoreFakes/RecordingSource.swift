@@ -1,25 +1,24 @@
-import Foundation
-import ParleyCore
+public import ParleyCore
 import Synchronization
 
 /// A test microphone: plays a recording as 20 ms chunks at real-time pace once
 /// the gate opens, then ends its stream. Records gate openings and closings.
-final class RecordingSource: AudioSource {
-    let captureFormat = AudioFormat.recognition
-    let capturedChunks: AsyncStream<PCMChunk>
+public final class RecordingSource: AudioSource {
+    public let captureFormat = AudioFormat.recognition
+    public let capturedChunks: AsyncStream<PCMChunk>
     private let continuation: AsyncStream<PCMChunk>.Continuation
     private let audio: PCMChunk
     private let gate = Mutex<[String]>([])
 
     /// Gate changes so far: "open" and "close".
-    var gateEvents: [String] { gate.withLock { $0 } }
+    public var gateEvents: [String] { gate.withLock { $0 } }
 
-    init(_ audio: PCMChunk) {
+    public init(_ audio: PCMChunk) {
         self.audio = audio
         (capturedChunks, continuation) = AsyncStream.makeStream(of: PCMChunk.self)
     }
 
-    func startListening() async throws {
+    public func startListening() async throws {
         gate.withLock { $0.append("open") }
         let audio = audio, continuation = continuation
         Task {
@@ -33,7 +32,7 @@ final class RecordingSource: AudioSource {
         }
     }
 
-    func stopListening() async {
+    public func stopListening() async {
         gate.withLock { $0.append("close") }
     }
 }

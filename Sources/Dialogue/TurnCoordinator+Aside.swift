@@ -1,0 +1,40 @@
+extension TurnCoordinator {
+    /// `:say`: speaks `text` as it is, in the voice of the side whose turn it is, then the turn resumes.
+    public func say(_ text: String) async {
+        guard let side = state.side else { return }
+        await speakAside(text, voiceOf: side)
+    }
+
+    /// `:repeat`: speaks the last translation again to the side it was meant for.
+    public func repeatLast() async {
+        guard let last = lastSpoken else { return emit(.notice("nothing has been translated yet")) }
+        await speakAside(last.text, voiceOf: last.side)
+    }
+
+    private func speakAside(_ text: String, voiceOf voiceSide: DialogueSide) async {
+        guard state.awaitsInput, let turnSide = state.side else {
+            return emit(.notice("a turn is being translated or spoken; wait for it"))
+        }
+        guard canSpeak else {
+            return emit(.notice(configuration.speaksTranslations ? "speech output is unavailable" : "speech output is off (--mute)"))
+        }
+        let request = detachListening()
+        correcting = nil
+        let token = epoch.current
+        asideTurnSide = turnSide
+        setState(.speaking(voiceSide))
+        await closeGate(cancelling: request)
+        guard epoch.isCurrent(token) else { return }
+        turnTask = Task {
+            _ = await self.speak(text, to: voiceSide, token: token)
+            await self.endAside(token: token)
+        }
+    }
+
+    private func endAside(token: TurnEpoch.Token) async {
+        guard epoch.isCurrent(token), let side = asideTurnSide else { return }
+        asideTurnSide = nil
+        turnTask = nil
+        await resume(side)
+    }
+}

@@ -1,0 +1,40 @@
+import ParleyCore
+
+extension TurnCoordinator {
+    /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
+    var canSpeak: Bool {
+        configuration.speaksTranslations && engines.synthesizer != nil && engines.sink != nil
+    }
+
+    /// Speaks `text` to `side` with the capture gate closed; returns when the
+    /// speaker has drained (or failed, reported). Times are nil for what did not happen.
+    func speak(_ text: String, to side: DialogueSide, token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
+        guard let synthesizer = engines.synthesizer, let sink = engines.sink else { return (nil, nil) }
+        await engines.source?.stopListening()
+        let settings = configuration[side]
+        emit(.speaking(side: side, text: text))
+        var start: Double?
+        do {
+            let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
+            try await synthesizer.speak(utterance, to: sink, while: { epoch.isCurrent(token) }) { event in
+                guard case .audio = event, start == nil else { return }
+                start = clock.now()
+                activeTurn?.times.speakStart = start
+            }
+        } catch {
+            guard epoch.isCurrent(token) else { return (start, nil) }
+            report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
+            await sink.cancelPlayback()
+            return (start, nil)
+        }
+        guard epoch.isCurrent(token) else { return (start, nil) }
+        emit(.spoken(side))
+        return (start, clock.now())
+    }
+
+    /// Stops the synthesizer and drops what the speaker has queued.
+    func stopSpeech() async {
+        await engines.synthesizer?.stopSpeaking()
+        await engines.sink?.cancelPlayback()
+    }
+}
