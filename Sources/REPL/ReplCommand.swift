@@ -25,6 +25,10 @@ public enum ReplCommand: Sendable, Equatable {
     case languages
     /// `:correct on|off` — offer recognized text for editing first.
     case correction(Bool)
+    /// `:recognizer [A|B NAME]`: show which recognizer serves each side, or choose one for a side.
+    case recognizer(DialogueSide?, String?)
+    /// `:phrases [TEXT, TEXT…|clear]`: show or set the names and terms recognition should favour.
+    case phrases(String?)
     /// `:help`.
     case help
     /// `:quit`.
@@ -58,6 +62,8 @@ public enum CommandParser {
         ("transcript", "[FILE]", "show the transcript file, or save the transcript to FILE and go on there"),
         ("languages", "", "what can be recognized, spoken and translated here"),
         ("correct", "on|off", "offer recognized text for editing before it is translated"),
+        ("recognizer", "[A|B whisper|pocketsphinx]", "which recognizer hears each side; choose one for a side"),
+        ("phrases", "[TEXT, TEXT…|clear]", "names and terms Whisper should favour (comma-separated)"),
         ("help", "", "this list"),
         ("quit", "", "leave (Ctrl-D does too)"),
     ]
@@ -105,6 +111,14 @@ public enum CommandParser {
             case "off": return .correction(false)
             default: throw usageError(name)
             }
+        case "recognizer":
+            guard !words.isEmpty else { return .recognizer(nil, nil) }
+            let (side, value) = try sideAndValue(name, words)
+            guard ["whisper", "pocketsphinx"].contains(value.lowercased()) else {
+                throw CommandError("the recognizer is whisper or pocketsphinx, not '\(value)'")
+            }
+            return .recognizer(side, value.lowercased())
+        case "phrases": return .phrases(rest.isEmpty ? nil : rest)
         case "help", "?": return .help
         case "quit", "exit", "q": return .quit
         default: throw unknown(name)

@@ -23,6 +23,11 @@ public struct ReplServices: Sendable {
     public var languages: @Sendable () async -> String
     /// Runs `:dict …` with its arguments and returns what to print.
     public var dictionary: @Sendable ([String]) async -> String
+    /// Runs `:recognizer`: the locales of sides A and B, the side to change and the recognizer
+    /// to choose (both nil to show); returns what to print.
+    public var recognizer: @Sendable (_ a: LocaleTag, _ b: LocaleTag, _ side: DialogueSide?, _ name: String?) async -> String
+    /// Runs `:phrases` with what followed it (nil to show); returns what to print.
+    public var phrases: @Sendable (String?) async -> String
     /// Tab completion candidates.
     public var completion: CompletionSource
 
@@ -30,10 +35,15 @@ public struct ReplServices: Sendable {
     public init(resolveLocale: @escaping @Sendable (String) throws -> LocaleTag = ReplServices.parseTag,
                 languages: @escaping @Sendable () async -> String = { "no language overview is available" },
                 dictionary: @escaping @Sendable ([String]) async -> String = { _ in "pronunciation dictionaries are unavailable" },
+                recognizer: @escaping @Sendable (LocaleTag, LocaleTag, DialogueSide?, String?) async -> String
+                    = { _, _, _, _ in "speech recognition is unavailable" },
+                phrases: @escaping @Sendable (String?) async -> String = { _ in "speech recognition is unavailable" },
                 completion: CompletionSource = CompletionSource()) {
         self.resolveLocale = resolveLocale
         self.languages = languages
         self.dictionary = dictionary
+        self.recognizer = recognizer
+        self.phrases = phrases
         self.completion = completion
     }
 
@@ -126,6 +136,10 @@ public actor ReplController {
         case let .transcript(path): await transcript(path)
         case .languages: editor.printLine(await services.languages())
         case let .correction(on): await coordinator.setCorrection(on)
+        case let .recognizer(side, name):
+            let configuration = await coordinator.configuration
+            editor.printLine(await services.recognizer(configuration[.a].locale, configuration[.b].locale, side, name))
+        case let .phrases(text): editor.printLine(await services.phrases(text))
         }
         return true
     }

@@ -120,6 +120,11 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         }
     }
 
+    /// Whether `kind` is here and can serve `locale`.
+    public func canServe(_ kind: RecognizerKind, _ locale: LocaleTag) async -> Bool {
+        await serves(kind, locale)
+    }
+
     private func serves(_ kind: RecognizerKind, _ locale: LocaleTag) async -> Bool {
         switch kind {
         case .whisper: return await whisper?.serves(locale) ?? false

@@ -44,12 +44,22 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     public let tuning: Tuning
     private let languages = Mutex<Set<String>?>(nil)
     private let startFailure = Mutex<(any Error)?>(nil)
+    private let phraseList: Mutex<[String]>
     private let streams = Mutex<WhisperAudioStream?>(nil)
 
     /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
     public init(worker: WhisperWorker, tuning: Tuning = Tuning()) {
         self.worker = worker
         self.tuning = tuning
+        phraseList = Mutex(tuning.phrases)
+    }
+
+    /// The names and terms decoding favours now (`--phrases`, `:phrases`).
+    public var phrases: [String] { phraseList.withLock { $0 } }
+
+    /// Replaces the phrases for the next utterances.
+    public func setPhrases(_ phrases: [String]) {
+        phraseList.withLock { $0 = phrases }
     }
 
     /// Starts the worker and loads the model; call early, it takes seconds. A worker that
@@ -103,7 +113,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.
     private func prompt(for options: RecognitionOptions) -> String? {
-        var phrases = tuning.phrases
+        var phrases = self.phrases
         if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
         return phrases.isEmpty ? nil : phrases.joined(separator: ", ")
     }

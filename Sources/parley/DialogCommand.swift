@@ -3,6 +3,7 @@ import Dialogue
 import Foundation
 import Locales
 import ParleyCore
+import Recognition
 import REPL
 import Synthesis
 
@@ -64,12 +65,12 @@ struct DialogCommand: AsyncParsableCommand {
             let configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
-            let engines = await makeEngines(EngineRequest(command: self, directories: directories,
+            let (engines, router) = await makeEngines(EngineRequest(command: self, directories: directories,
                                                           registry: registry, locales: [sides.0, sides.1]))
             let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            let repl = Repl(coordinator: coordinator, services: await services(registry, directories, [sides.0, sides.1]),
+            let repl = Repl(coordinator: coordinator, services: await services(registry, directories, [sides.0, sides.1], router: router),
                             options: .detect(historyFile: history))
             try await repl.run()
         }
@@ -89,7 +90,7 @@ struct DialogCommand: AsyncParsableCommand {
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
-                          _ sides: [LocaleTag]) async -> ReplServices {
+                          _ sides: [LocaleTag], router: RecognizerRouter?) async -> ReplServices {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
         let languages = Array(Set(sides.map(\.language))).sorted()
@@ -97,6 +98,8 @@ struct DialogCommand: AsyncParsableCommand {
             resolveLocale: { try registry.resolve($0) },
             languages: { await languagesTable(common) },
             dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
+            recognizer: { a, b, side, name in await recognizerCommand(router, sides: [.a: a, .b: b], side: side, name: name) },
+            phrases: { await phrasesCommand(router, $0) },
             completion: CompletionSource(locales: locales, voices: await installedVoices(), dictionaryWords: {
                 dictionaryWords(languages: languages, directories: directories)
             }))

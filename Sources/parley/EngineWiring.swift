@@ -30,7 +30,7 @@ struct EngineRequest {
 /// with its pipelines started, and the synthesizer with the pronunciation
 /// dictionaries of both sides. Anything that cannot start is left out with a
 /// one-sentence limitation; the dialogue goes on without it.
-func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
+func makeEngines(_ request: EngineRequest) async -> (DialogueEngines, RecognizerRouter?) {
     let translator = makeTranslator(request)
     let synthesizer = makeSynthesizer(request)
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
@@ -38,7 +38,7 @@ func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
     let (session, audioLimits) = await openAudioSession(request)
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
-    return DialogueEngines(
+    let engines = DialogueEngines(
         source: session, sink: session, audioEvents: session?.events,
         recognizer: recognizer, translator: translator, synthesizer: synthesizer,
         limitations: audioLimits + recognitionLimits,
@@ -47,6 +47,7 @@ func makeEngines(_ request: EngineRequest) async -> DialogueEngines {
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
+    return (engines, recognizer)
 }
 
 /// Apertium, one process per direction.

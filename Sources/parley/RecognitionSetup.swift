@@ -25,6 +25,10 @@ struct RecognitionChoiceOptions: ParsableArguments {
                                valueName: "file"))
     var phrases: String?
 
+    func validate() throws {
+        _ = try loadPhrases()
+    }
+
     /// The phrases of `--phrases`, or none; throws naming a file that cannot be read.
     func loadPhrases() throws -> [String] {
         guard let phrases else { return [] }

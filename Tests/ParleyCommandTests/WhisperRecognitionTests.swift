@@ -90,6 +90,39 @@ struct WhisperRecognitionTests {
         #expect(wordAgreement(normalizedWords(heard).joined(separator: " "), sentence) >= 0.5, "heard '\(heard)'")
     }
 
+    @Test("--phrases favour the words a person expects")
+    func phrases() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let phrases = directory.appendingPathComponent("phrases.txt")
+        try "# words of the book\nill-disposed\n".write(to: phrases, atomically: true, encoding: .utf8)
+        let clip = Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")
+        let plain = try listen(["--file", clip])
+        let guided = try listen(["--file", clip, "--phrases", phrases.path])
+        #expect(guided.status == 0, "\(guided.stderr)")
+        #expect(guided.stdout.contains("ill-disposed"), "\(guided.stdout)")
+        #expect(plain.stdout != guided.stdout, "the phrases changed what was heard")
+        let missing = try listen(["--file", clip, "--phrases", "/nonexistent/phrases.txt"])
+        #expect(missing.status == 64 && missing.stderr.contains("cannot read the phrases file /nonexistent/phrases.txt"))
+    }
+
+    @Test(":recognizer and :phrases in a conversation")
+    func replCommands() throws {
+        let lines = [":recognizer", ":recognizer B pocketsphinx", ":recognizer A pocketsphinx", ":recognizer",
+                     ":phrases Elinor, Norland Park", ":phrases", ":phrases clear", ":phrases"]
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--server", "unix:/nonexistent"],
+                                              input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let said = output.stdout.split(separator: "\n").map(String.init)
+        #expect(said.contains("side A (en-US): whisper") && said.contains("side B (es-ES): whisper"), "\(said)")
+        #expect(said.contains("error: pocketsphinx cannot recognize es-ES here"))
+        #expect(said.contains("side A (en-US) is now recognized by pocketsphinx"))
+        #expect(said.contains("side A (en-US): pocketsphinx"))
+        #expect(said.filter { $0 == "phrases: Elinor, Norland Park" }.count == 2)
+        #expect(said.contains("phrases cleared"))
+        #expect(said.contains { $0.hasPrefix("no phrases") })
+    }
+
     @Test("a damaged model file is refused with its SHA-256")
     func damagedModel() throws {
         let models = try Fixtures.temporaryDirectory()

@@ -28,6 +28,15 @@ struct CommandParserTests {
         #expect(parsed(":correct OFF") == .correction(false))
         #expect(parsed(":help") == .help)
         #expect(parsed(":quit") == .quit)
+        #expect(parsed(":recognizer") == .recognizer(nil, nil))
+        #expect(parsed(":recognizer b PocketSphinx") == .recognizer(.b, "pocketsphinx"))
+        #expect(parsed(":phrases") == .phrases(nil))
+        #expect(parsed(":phrases Elinor, Norland Park") == .phrases("Elinor, Norland Park"))
+    }
+
+    @Test func recognizerNamesAreChecked() {
+        #expect(error(":recognizer A vosk") == "the recognizer is whisper or pocketsphinx, not 'vosk'")
+        #expect(error(":recognizer C whisper") == "usage: :recognizer [A|B whisper|pocketsphinx]")
     }
 
     @Test func wrongArgumentsGiveTheUsage() {
