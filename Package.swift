@@ -102,7 +102,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "CReadline",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
             "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

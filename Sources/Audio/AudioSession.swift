@@ -23,12 +23,12 @@ public import ParleyCore
 public final class AudioSession: AudioSource, AudioSink, Sendable {
     /// How the session connects and buffers.
     public let options: AudioSessionOptions
-    private let engine: SessionEngine
+    private let engine: SessionController
 
     /// Creates a session; nothing is connected until `open()`.
     public init(options: AudioSessionOptions = AudioSessionOptions(), logger: Logger) {
         self.options = options
-        engine = SessionEngine(options: options, logger: logger)
+        engine = SessionController(options: options, logger: logger)
         let capture = engine.capture
         capturedChunks = AsyncStream(unfolding: { await capture.next() })
     }
@@ -75,7 +75,7 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
 
     /// Lists the sinks and sources of a server without opening any stream.
     public static func devices(server: String? = nil, logger: Logger) async throws -> [AudioDevice] {
-        let engine = SessionEngine(options: AudioSessionOptions(server: server), logger: logger, wantsStreams: false)
+        let engine = SessionController(options: AudioSessionOptions(server: server), logger: logger, wantsStreams: false)
         do {
             try await engine.connect(failurePhase: .new)
             let devices = try await engine.devices()

@@ -35,7 +35,7 @@ public enum DialogueEvent: Sendable, Equatable {
     case turnFinished(TranscriptEntry)
     /// Something was cancelled on request; the text says what.
     case cancelled(String)
-    /// Information for the people: settings changed, typed-only sides, missing engines.
+    /// Information for the people: settings changed, typed-only sides, missing stages.
     case notice(String)
     /// A stage failed; the conversation goes on. One sentence.
     case error(String)

@@ -5,9 +5,9 @@ extension TurnCoordinator {
     public func typedOnlyReason(for side: DialogueSide) -> String? {
         let locale = configuration[side].locale
         if !configuration.usesMicrophone { return "the microphone is off (--typed-only)" }
-        if engines.source == nil { return "no microphone is available" }
+        if stages.source == nil { return "no microphone is available" }
         if audioLost { return "the audio server is gone" }
-        guard engines.recognizer != nil else { return "speech recognition is unavailable" }
+        guard stages.recognizer != nil else { return "speech recognition is unavailable" }
         // A recognizer that serves a whole language (Whisper) lists it bare: `es` serves es-ES.
         guard recognizableLocales.contains(locale) || recognizableLocales.contains(LocaleTag(language: locale.language)) else {
             let installed = recognizableLocales.sorted().map(\.description).joined(separator: ", ")
@@ -39,7 +39,7 @@ extension TurnCoordinator {
     func startListening(_ side: DialogueSide) async {
         let token = epoch.advance()
         setState(.listening(side))
-        guard let recognizer = engines.recognizer, let source = engines.source else { return setState(.idle(side)) }
+        guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
         let request: any RecognitionRequest
         do {
@@ -128,7 +128,7 @@ extension TurnCoordinator {
         turn.speechEnd = turn.speechEnd ?? clock.now()
         listening = turn
         setState(.recognizing(turn.side))
-        await engines.source?.stopListening()
+        await stages.source?.stopListening()
         do {
             let result = try await turn.request.finish()
             guard epoch.isCurrent(token) else { return }
@@ -154,7 +154,7 @@ extension TurnCoordinator {
             correcting = draft
             setState(.correcting(turn.side))
             emit(.correctionOffered(side: turn.side, text: text, alternatives: result.alternatives))
-            await engines.source?.stopListening()
+            await stages.source?.stopListening()
         } else {
             emit(.transcript(side: turn.side, text: text, input: .speech, confidence: result.confidence))
             await process(draft)
@@ -197,7 +197,7 @@ extension TurnCoordinator {
 
     /// Closes the capture gate and cancels a detached request.
     func closeGate(cancelling request: (any RecognitionRequest)?) async {
-        await engines.source?.stopListening()
+        await stages.source?.stopListening()
         if let request { _ = await request.cancel() }
     }
 

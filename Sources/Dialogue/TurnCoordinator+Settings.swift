@@ -38,14 +38,14 @@ extension TurnCoordinator {
 
     private func reportDirection(from side: DialogueSide) async {
         let (from, to) = (configuration[side].locale, configuration[side.other].locale)
-        guard let translator = engines.translator, !(await translator.canTranslate(from: from, to: to)) else { return }
+        guard let translator = stages.translator, !(await translator.canTranslate(from: from, to: to)) else { return }
         emit(.notice("no translation from \(from) to \(to) is installed; see `parley languages`"))
     }
 
     /// Chooses the voice that speaks to `side`, by synthesizer identifier. An
     /// identifier the synthesizer does not have is refused with the close ones.
     public func setVoice(_ identifier: String, for side: DialogueSide) async {
-        if let synthesizer = engines.synthesizer {
+        if let synthesizer = stages.synthesizer {
             let voices = await synthesizer.voices().map(\.identifier)
             guard voices.contains(identifier) else {
                 let close = voices.filter { $0.hasPrefix(configuration[side].locale.language) }.prefix(5)

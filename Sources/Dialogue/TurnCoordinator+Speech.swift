@@ -3,14 +3,14 @@ import ParleyCore
 extension TurnCoordinator {
     /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
     var canSpeak: Bool {
-        configuration.speaksTranslations && engines.synthesizer != nil && engines.sink != nil
+        configuration.speaksTranslations && stages.synthesizer != nil && stages.sink != nil
     }
 
     /// Speaks `text` to `side` with the capture gate closed; returns when the
     /// speaker has drained (or failed, reported). Times are nil for what did not happen.
     func speak(_ text: String, to side: DialogueSide, token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
-        guard let synthesizer = engines.synthesizer, let sink = engines.sink else { return (nil, nil) }
-        await engines.source?.stopListening()
+        guard let synthesizer = stages.synthesizer, let sink = stages.sink else { return (nil, nil) }
+        await stages.source?.stopListening()
         let settings = configuration[side]
         emit(.speaking(side: side, text: text))
         var start: Double?
@@ -34,7 +34,7 @@ extension TurnCoordinator {
 
     /// Stops the synthesizer and drops what the speaker has queued.
     func stopSpeech() async {
-        await engines.synthesizer?.stopSpeaking()
-        await engines.sink?.cancelPlayback()
+        await stages.synthesizer?.stopSpeaking()
+        await stages.sink?.cancelPlayback()
     }
 }

@@ -61,7 +61,7 @@ extension TurnCoordinator {
         let token = epoch.advance()
         activeTurn = draft
         setState(.translating(draft.side))
-        await engines.source?.stopListening()
+        await stages.source?.stopListening()
         guard epoch.isCurrent(token) else { return }
         turnTask = Task { await self.run(draft, token: token) }
     }
@@ -87,7 +87,7 @@ extension TurnCoordinator {
     /// The translation, or nil when it failed (reported; the side keeps the turn).
     private func translate(_ draft: TurnDraft, token: TurnEpoch.Token) async -> TranslationResult? {
         do {
-            guard let translator = engines.translator else { throw TranslationUnavailable() }
+            guard let translator = stages.translator else { throw TranslationUnavailable() }
             let result = try await translator.translate(draft.text, from: draft.locale, to: draft.target)
             guard epoch.isCurrent(token) else { return nil }
             return result

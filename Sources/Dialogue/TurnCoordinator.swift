@@ -11,7 +11,7 @@ import ParleyCore
 /// nothing here traps or crashes. Everything it does is reported on `events`.
 ///
 /// ```swift
-/// let coordinator = TurnCoordinator(configuration: configuration, engines: engines, transcript: writer)
+/// let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: writer)
 /// Task { for await event in coordinator.events { render(event) } }
 /// await coordinator.start()
 /// await coordinator.submitTyped("Where is the station?")
@@ -20,7 +20,7 @@ public actor TurnCoordinator {
     /// Everything that happens, in order, for one consumer. Finishes when the conversation ends.
     public nonisolated let events: AsyncStream<DialogueEvent>
     let continuation: AsyncStream<DialogueEvent>.Continuation
-    let engines: DialogueEngines
+    let stages: DialogueStages
     let clock: SessionClock
 
     /// The settings as they are now (commands change them).
@@ -49,11 +49,11 @@ public actor TurnCoordinator {
 
     /// Creates a coordinator; nothing happens until `start()`.
     /// `transcript` receives one line per finished turn; `clock` is the transcript's time base.
-    public init(configuration: DialogueConfiguration, engines: DialogueEngines,
+    public init(configuration: DialogueConfiguration, stages: DialogueStages,
                 transcript: TranscriptWriter? = nil, clock: SessionClock = .startingNow()) {
         (events, continuation) = AsyncStream.makeStream(of: DialogueEvent.self)
         self.configuration = configuration
-        self.engines = engines
+        self.stages = stages
         self.transcript = TranscriptLog(writer: transcript)
         self.clock = clock
         state = .idle(.a)
@@ -61,11 +61,11 @@ public actor TurnCoordinator {
 
     /// Reports what is missing, starts consuming audio and gives side A the turn.
     public func start() async {
-        if let recognizer = engines.recognizer {
+        if let recognizer = stages.recognizer {
             recognizableLocales = Set(await recognizer.supportedLocales())
         }
-        for limitation in engines.limitations { emit(.notice(limitation)) }
-        if configuration.speaksTranslations, engines.synthesizer == nil || engines.sink == nil {
+        for limitation in stages.limitations { emit(.notice(limitation)) }
+        if configuration.speaksTranslations, stages.synthesizer == nil || stages.sink == nil {
             emit(.notice("speech output is unavailable; translations are printed only"))
         }
         await reportTranslationDirections()
@@ -73,7 +73,7 @@ public actor TurnCoordinator {
         await beginTurn(.a)
     }
 
-    /// Ends the conversation now: stops listening and speaking, shuts the engines
+    /// Ends the conversation now: stops listening and speaking, shuts the stages
     /// down, closes the event stream.
     public func stop() async {
         guard state != .ended else { return }
@@ -85,7 +85,7 @@ public actor TurnCoordinator {
         backgroundTasks.forEach { $0.cancel() }
         await closeGate(cancelling: request)
         if wasSpeaking { await stopSpeech() }
-        await engines.shutdown()
+        await stages.shutdown()
         continuation.finish()
         transcript.close()
     }
@@ -140,7 +140,7 @@ public actor TurnCoordinator {
     }
 
     private func reportTranslationDirections() async {
-        guard let translator = engines.translator else {
+        guard let translator = stages.translator else {
             emit(.notice("translation is unavailable: what is said is shown but not translated"))
             return
         }
@@ -153,7 +153,7 @@ public actor TurnCoordinator {
     }
 
     private func startBackgroundTasks() {
-        if configuration.usesMicrophone, let source = engines.source {
+        if configuration.usesMicrophone, let source = stages.source {
             backgroundTasks.append(Task { [weak self] in
                 for await chunk in source.capturedChunks {
                     guard let self else { return }
@@ -161,7 +161,7 @@ public actor TurnCoordinator {
                 }
             })
         }
-        if let audioEvents = engines.audioEvents {
+        if let audioEvents = stages.audioEvents {
             backgroundTasks.append(Task { [weak self] in
                 for await event in audioEvents {
                     guard let self else { return }

@@ -29,11 +29,3 @@ final class Mailbox: @unchecked Sendable {
         work.forEach { $0() }
     }
 }
-
-/// The terminal could not be set up.
-public struct TerminalError: Error, Sendable, CustomStringConvertible {
-    /// One sentence.
-    public var message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -201,3 +201,11 @@ func commonPrefix(_ words: [String]) -> String {
     }
     return prefix
 }
+
+/// Facts about the linked GNU Readline.
+public enum ReadlineLibrary {
+    /// Its version (`rl_library_version`), for `parley doctor`.
+    public static var version: String {
+        rl_library_version.map { String(cString: $0) } ?? "unknown"
+    }
+}

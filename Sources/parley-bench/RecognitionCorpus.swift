@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ProcessHarness
 import Recognition
 
 /// The recordings of the recognition benchmark, their transcripts, and the naive tool.
@@ -79,16 +80,8 @@ struct RecognitionCorpus {
 
     /// Runs `pocketsphinx_continuous -infile path` (no shell); its utterances joined by spaces.
     static func continuous(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pocketsphinx_continuous")
-        process.arguments = ["-infile", path, "-logfn", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+        let output = try ProcessRunner.run(["/usr/bin/pocketsphinx_continuous", "-infile", path, "-logfn", "/dev/null"] + arguments)
+        return output.stdout.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// Word-level edit distance.

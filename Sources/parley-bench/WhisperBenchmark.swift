@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import ProcessHarness
 import Recognition
 
 /// `parley-bench whisper`: Parley's Whisper path against stock faster-whisper
@@ -267,15 +268,9 @@ struct WhisperBenchSetup {
             try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
             return path
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: installation.python)
-        process.arguments = ["benchmarks/stock_whisper.py", installation.models[0].path] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("stock_whisper.py failed (status \(process.terminationStatus))") }
+        let output = try ProcessRunner.run([installation.python, "benchmarks/stock_whisper.py", installation.models[0].path] + paths)
+        guard output.status == 0 else { throw ValidationError("stock_whisper.py failed: \(output.stderr)") }
+        let data = Data(output.stdout.utf8)
         return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(StockResult.self, from: Data($0)) }
     }
 }

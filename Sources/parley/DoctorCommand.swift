@@ -1,6 +1,6 @@
 import ArgumentParser
 import Audio
-@preconcurrency import CReadline
+import REPL
 import Foundation
 import Logging
 import ParleyCore
@@ -108,7 +108,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     private func readlineCheck() -> Check {
-        let version = rl_library_version.map { String(cString: $0) } ?? "unknown"
+        let version = ReadlineLibrary.version
         return Check(part: "readline", ok: true, detail: "GNU Readline \(version)", remedy: "apt-get install libreadline8")
     }
 }

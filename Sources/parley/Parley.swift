@@ -17,10 +17,10 @@ struct Parley: AsyncParsableCommand {
             which locales can be recognized, spoken and translated.
             """,
         subcommands: [
-            DialogCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
+            DialogueCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
             SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self, ModelsCommand.self,
         ],
-        defaultSubcommand: DialogCommand.self
+        defaultSubcommand: DialogueCommand.self
     )
 
     static func main() async {

@@ -117,7 +117,7 @@ struct FailureTests {
         let coordinator = TurnCoordinator(
             configuration: DialogueConfiguration(sideA: SideSettings(locale: TestRig.english),
                                                  sideB: SideSettings(locale: TestRig.spanish)),
-            engines: .none)
+            stages: .none)
         let recorder = EventRecorder(coordinator.events)
         await coordinator.start()
         #expect(await coordinator.state == .idle(.a))

@@ -5,7 +5,7 @@ import Foundation
 import ParleyCore
 import Synchronization
 
-/// A coordinator wired to fake engines, with helpers to drive it.
+/// A coordinator wired to fake stages, with helpers to drive it.
 struct TestRig {
     let audio = FakeAudio()
     let recognizer: FakeRecognizer
@@ -21,16 +21,16 @@ struct TestRig {
     init(recognizes: [LocaleTag] = [english, spanish], configure: (inout DialogueConfiguration) -> Void = { _ in },
          audioEvents: AsyncStream<AudioEvent>? = nil, transcript: TranscriptWriter? = nil,
          clock: SessionClock = .startingNow(), unknownWords: Set<String> = [],
-         engines select: (inout DialogueEngines) -> Void = { _ in }) {
+         stages select: (inout DialogueStages) -> Void = { _ in }) {
         recognizer = FakeRecognizer(locales: recognizes)
         translator = FakeTranslator(unknown: unknownWords)
         var configuration = DialogueConfiguration(sideA: SideSettings(locale: Self.english),
                                                   sideB: SideSettings(locale: Self.spanish))
         configure(&configuration)
-        var engines = DialogueEngines(source: audio, sink: audio, audioEvents: audioEvents, recognizer: recognizer,
+        var stages = DialogueStages(source: audio, sink: audio, audioEvents: audioEvents, recognizer: recognizer,
                                       translator: translator, synthesizer: synthesizer)
-        select(&engines)
-        coordinator = TurnCoordinator(configuration: configuration, engines: engines, transcript: transcript, clock: clock)
+        select(&stages)
+        coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcript, clock: clock)
         recorder = EventRecorder(coordinator.events)
     }
 

@@ -190,7 +190,7 @@ struct TurnTransitionTests {
 extension TurnTransitionTests {
     @Test func stoppingShutsTheEnginesDownOnce() async throws {
         let count = ShutdownCount()
-        let rig = TestRig(engines: { $0.shutdown = { count.increment() } })
+        let rig = TestRig(stages: { $0.shutdown = { count.increment() } })
         try await rig.start()
         await rig.coordinator.stop()
         await rig.coordinator.stop()

@@ -1,5 +1,5 @@
 // A test driver for the REPL: the real REPL module and coordinator on fake
-// engines, so terminal tests (tmux) and pipe tests can script speech.
+// stages, so terminal tests (tmux) and pipe tests can script speech.
 //
 //   parley-repl-harness [--history FILE] [--transcript FILE] [--manual] [--correct]
 //
@@ -19,13 +19,13 @@ func value(after flag: String) -> String? {
 
 let audio = FakeAudio()
 let recognizer = FakeRecognizer(locales: [LocaleTag("en-US")!, LocaleTag("es-ES")!])
-let engines = DialogueEngines(source: audio, sink: audio, recognizer: recognizer,
+let stages = DialogueStages(source: audio, sink: audio, recognizer: recognizer,
                               translator: FakeTranslator(), synthesizer: FakeSynthesizer())
 let configuration = DialogueConfiguration(
     sideA: SideSettings(locale: LocaleTag("en-US")!), sideB: SideSettings(locale: LocaleTag("es-ES")!),
     mode: arguments.contains("--manual") ? .manual : .automatic, correction: arguments.contains("--correct"))
 let transcript = try value(after: "--transcript").map { try TranscriptWriter(path: $0) }
-let coordinator = TurnCoordinator(configuration: configuration, engines: engines, transcript: transcript)
+let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcript)
 
 /// Applies one control line to the fake microphone.
 func control(_ line: Substring) {

@@ -1,7 +1,7 @@
 import ParleyCore
 
 /// Creating the two long-lived streams.
-extension SessionEngine {
+extension SessionController {
     /// Creates and connects the record and playback streams on a ready context; nil on success.
     func createStreams(on context: PulseContext) -> (any Error)? {
         guard let record = makeStream(on: context, name: "Parley capture", format: .recognition,

@@ -8,7 +8,7 @@ import REPL
 import Synthesis
 
 /// `parley dialog` (and `parley` alone): the spoken-dialogue REPL.
-struct DialogCommand: AsyncParsableCommand {
+struct DialogueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dialog",
         abstract: "Start a conversation between two locales (the default command).",
@@ -18,7 +18,8 @@ struct DialogCommand: AsyncParsableCommand {
             line to end a spoken turn at once, Ctrl-C to cancel, Ctrl-D to leave; :help lists the \
             commands. With standard input not a terminal, each line is typed input for the side \
             whose turn it is, or a : command, and output is plain lines.
-            """)
+            """,
+        aliases: ["dialogue"])
 
     @Argument(help: "The locale of side A, who speaks first.")
     var localeA = "en-US"
@@ -65,9 +66,9 @@ struct DialogCommand: AsyncParsableCommand {
             let configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
-            let (engines, router) = await makeEngines(EngineRequest(command: self, directories: directories,
+            let (stages, router) = await makeStages(StageRequest(command: self, directories: directories,
                                                           registry: registry, locales: [sides.0, sides.1]))
-            let coordinator = TurnCoordinator(configuration: configuration, engines: engines,
+            let coordinator = TurnCoordinator(configuration: configuration, stages: stages,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
             let repl = Repl(coordinator: coordinator, services: await services(registry, directories, [sides.0, sides.1], router: router),

@@ -2,7 +2,7 @@ import Dispatch
 import ParleyCore
 
 /// Connecting, losing the server, reconnecting, closing.
-extension SessionEngine {
+extension SessionController {
     /// Connects a new context and creates both streams; returns once both are ready.
     /// On failure the half-made connection is torn down and the phase becomes `failurePhase`.
     func connect(failurePhase: Phase) async throws {

@@ -1,5 +1,5 @@
 /// Listing the server's sinks and sources over the session's context.
-extension SessionEngine {
+extension SessionController {
     /// Every sink and source, defaults marked.
     func devices() async throws -> [AudioDevice] {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[AudioDevice], any Error>) in

@@ -10,7 +10,7 @@ import Synchronization
 /// wrapper in it, is guarded by the mainloop lock (`mainloop.withLock`); callbacks
 /// already hold it. What a consumer reads without the lock lives in `CaptureBuffer`
 /// and `observed`.
-final class SessionEngine: @unchecked Sendable {  // every stored var, wrappers included: the mainloop lock
+final class SessionController: @unchecked Sendable {  // every stored var, wrappers included: the mainloop lock
     /// Where the session is in its life.
     enum Phase: Equatable {
         case new, connecting, ready, lost, closed

@@ -1,16 +1,16 @@
 public import ParleyCore
 
-/// The engines a conversation runs on, each optional: the dialogue does
+/// The stages a conversation runs on, each optional: the dialogue does
 /// without what is missing (no audio → typed input and printed translations;
 /// no translator → nothing to translate, said on every turn).
 ///
-/// The executable builds this from the real engines; tests from fakes.
+/// The executable builds this from the real stages; tests from fakes.
 ///
 /// ```swift
-/// let engines = DialogueEngines(source: session, sink: session, audioEvents: session.events,
+/// let stages = DialogueStages(source: session, sink: session, audioEvents: session.events,
 ///                               recognizer: recognizer, translator: translator, synthesizer: synthesizer)
 /// ```
-public struct DialogueEngines: Sendable {
+public struct DialogueStages: Sendable {
     /// The microphone, opened once for the whole conversation.
     public var source: (any AudioSource)?
     /// The speaker, opened once for the whole conversation.
@@ -29,7 +29,7 @@ public struct DialogueEngines: Sendable {
     /// Called once when the conversation ends: stop translation processes, close the audio session.
     public var shutdown: @Sendable () async -> Void
 
-    /// Creates a set of engines; leave out what is not available.
+    /// Creates a set of stages; leave out what is not available.
     public init(source: (any AudioSource)? = nil, sink: (any AudioSink)? = nil,
                 audioEvents: AsyncStream<AudioEvent>? = nil,
                 recognizer: (any SpeechRecognizer)? = nil, translator: (any Translator)? = nil,
@@ -45,6 +45,6 @@ public struct DialogueEngines: Sendable {
         self.shutdown = shutdown
     }
 
-    /// No engines at all: typed input, and a message that translation is unavailable.
-    public static let none = DialogueEngines()
+    /// No stages at all: typed input, and a message that translation is unavailable.
+    public static let none = DialogueStages()
 }

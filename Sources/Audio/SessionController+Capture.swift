@@ -1,7 +1,7 @@
 import ParleyCore
 
 /// Capture: the record stream runs all the time; listening only opens the gate.
-extension SessionEngine {
+extension SessionController {
     /// Opens the gate: audio captured from now on is delivered.
     func startListening() throws {
         try mainloop.withLock {

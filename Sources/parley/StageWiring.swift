@@ -7,10 +7,10 @@ import Recognition
 import Synthesis
 import Translation
 
-/// What `makeEngines` needs to build the engines of a conversation.
-struct EngineRequest {
+/// What `makeStages` needs to build the stages of a conversation.
+struct StageRequest {
     /// The parsed command line (`--source`, `--sink`, `--server`, `--typed-only`, `--mute`).
-    var command: DialogCommand
+    var command: DialogueCommand
     /// Data, models and state directories.
     var directories: DataDirectories
     /// The locale tables.
@@ -19,18 +19,18 @@ struct EngineRequest {
     var locales: [LocaleTag]
 }
 
-// MARK: - Wiring point for the engines
+// MARK: - Wiring point for the stages
 
-/// Builds the engines the dialogue runs on.
+/// Builds the stages the dialogue runs on.
 ///
-/// This is the one place the concrete engines meet the dialogue: the audio
+/// This is the one place the concrete stages meet the dialogue: the audio
 /// session (one source and sink for the whole conversation, unless
 /// `--typed-only`; a missing server becomes a limitation, not a failure), the
 /// recognizer with its models loaded before the first turn, the translator
 /// with its pipelines started, and the synthesizer with the pronunciation
 /// dictionaries of both sides. Anything that cannot start is left out with a
 /// one-sentence limitation; the dialogue goes on without it.
-func makeEngines(_ request: EngineRequest) async -> (DialogueEngines, RecognizerRouter?) {
+func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRouter?) {
     let translator = makeTranslator(request)
     let synthesizer = makeSynthesizer(request)
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
@@ -38,7 +38,7 @@ func makeEngines(_ request: EngineRequest) async -> (DialogueEngines, Recognizer
     let (session, audioLimits) = await openAudioSession(request)
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
-    let engines = DialogueEngines(
+    let stages = DialogueStages(
         source: session, sink: session, audioEvents: session?.events,
         recognizer: recognizer, translator: translator, synthesizer: synthesizer,
         limitations: audioLimits + recognitionLimits,
@@ -47,18 +47,18 @@ func makeEngines(_ request: EngineRequest) async -> (DialogueEngines, Recognizer
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
-    return (engines, recognizer)
+    return (stages, recognizer)
 }
 
 /// Apertium, one process per direction.
-private func makeTranslator(_ request: EngineRequest) -> ApertiumTranslator {
+private func makeTranslator(_ request: StageRequest) -> ApertiumTranslator {
     let packages = (try? ApertiumPackageIndex.load(from: request.directories.layered)) ?? ApertiumPackageIndex()
     return ApertiumTranslator(locales: request.registry.catalog, packages: packages)
 }
 
 /// Starts both directions now, so the first sentence does not pay for loading
 /// Apertium's transducers; a missing direction is reported on the first turn.
-private func prepareTranslations(_ translator: ApertiumTranslator, _ request: EngineRequest) async {
+private func prepareTranslations(_ translator: ApertiumTranslator, _ request: StageRequest) async {
     let (a, b) = (request.locales[0], request.locales[1])
     for (source, target) in [(a, b), (b, a)] {
         try? await translator.prepare(from: source, to: target)
@@ -66,7 +66,7 @@ private func prepareTranslations(_ translator: ApertiumTranslator, _ request: En
 }
 
 /// eSpeak NG with the locale, gender and pronunciation tables of both sides' languages.
-private func makeSynthesizer(_ request: EngineRequest) -> ESpeakSynthesizer? {
+private func makeSynthesizer(_ request: StageRequest) -> ESpeakSynthesizer? {
     let directories = request.directories
     let overrides = loadPronunciationOverrides(directories, languages: request.locales.map(\.language))
     return try? ESpeakSynthesizer(dataDirectories: directories.layered, overrides: overrides)
@@ -75,7 +75,7 @@ private func makeSynthesizer(_ request: EngineRequest) -> ESpeakSynthesizer? {
 /// Whisper and PocketSphinx behind one router, with the engine of each side started now
 /// (Whisper's worker takes seconds to load). A side no recognizer serves is typed-only;
 /// the dialogue says so itself.
-private func makeRecognizer(_ request: EngineRequest) async -> (RecognizerRouter?, [String]) {
+private func makeRecognizer(_ request: StageRequest) async -> (RecognizerRouter?, [String]) {
     guard !request.command.typedOnly else { return (nil, []) }
     let router: RecognizerRouter
     do {
@@ -99,7 +99,7 @@ private func makeRecognizer(_ request: EngineRequest) async -> (RecognizerRouter
 }
 
 /// The one audio session of the conversation, or a limitation saying why there is none.
-private func openAudioSession(_ request: EngineRequest) async -> (AudioSession?, [String]) {
+private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, [String]) {
     let command = request.command
     guard !command.typedOnly || !command.mute else { return (nil, []) }
     let session = AudioSession(options: command.common.audioSessionOptions(), logger: Logger(label: "parley.audio"))

@@ -1,7 +1,7 @@
 import ParleyCore
 
 /// Playback: a local queue fed to the server as it asks, drain, flush, and cork requests.
-extension SessionEngine {
+extension SessionController {
     /// Queues a chunk and writes what the server wants now; the gate closes with the first chunk.
     func enqueue(_ chunk: PCMChunk) throws {
         guard chunk.format == .synthesis else { throw AudioSessionError.unsupportedPlaybackFormat(chunk.format) }
