@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the REPL shows, and how: readline on a terminal, plain lines on a
 /// pipe, or a recording fake in tests. Methods may be called from any thread;
@@ -17,8 +18,8 @@ public protocol LineEditor: AnyObject, Sendable {
 
 /// Plain output for standard output that is not a terminal: one line per
 /// call, no prompt, no status, no escape codes.
-public final class PlainEditor: LineEditor, @unchecked Sendable {
-    private let lock = NSLock()
+public final class PlainEditor: LineEditor, Sendable {
+    private let lock = Mutex(())
     private let descriptor: Int32
 
     /// Writes to standard output.
@@ -27,7 +28,7 @@ public final class PlainEditor: LineEditor, @unchecked Sendable {
     }
 
     public func printLine(_ text: String) {
-        lock.withLock { writeAll(descriptor, text + "\n") }
+        lock.withLock { _ in writeAll(descriptor, text + "\n") }
     }
 
     public func showStatus(_ text: String?) {}

@@ -12,7 +12,7 @@ nonisolated(unsafe) private var activeEditor: ReadlineEditor?
 /// printing, and restoring it (readline has no call for this). A transient
 /// status line (level meter, partial result) sits right above the prompt and
 /// is rewritten in place.
-final class ReadlineEditor: LineEditor, TerminalInput, @unchecked Sendable {
+final class ReadlineEditor: LineEditor, TerminalInput, @unchecked Sendable {  // readline runs only on the terminal thread; other threads post to its mailbox
     private let mailbox: Mailbox
     private let inputs: AsyncStream<ReplInput>.Continuation
     /// Tab completion; read by the completion hook on the terminal thread.

@@ -16,7 +16,7 @@ protocol TerminalInput: AnyObject {
 
 /// One thread, one `poll()` over standard input, the mailbox and the signal
 /// pipe. Everything that touches the terminal (readline included) runs here.
-final class TerminalLoop: @unchecked Sendable {
+final class TerminalLoop: @unchecked Sendable {  // its state is touched only on the terminal thread
     private let input: any TerminalInput
     private let mailbox: Mailbox
     private let signals: SignalPipe

@@ -139,7 +139,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 /// Unchecked: it wraps a C handle (`fe_t`) that is handed from one request to
 /// the next; one request holds it at a time (taken from the recognizer's
 /// mutex, returned when the request ends).
-final class WhisperAudioStream: @unchecked Sendable {
+final class WhisperAudioStream: @unchecked Sendable {  // one request holds it at a time
     /// Samples fed to the detector per step: one 10 ms frame.
     static let stepSamples = 160
     /// Samples kept from before the detected onset (the detector is ~0.1 s late).

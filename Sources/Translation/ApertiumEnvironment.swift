@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the pipeline's processes need from the system: the environment the
 /// `apertium` command gives them, and the mode's pipeline text.
@@ -46,21 +47,17 @@ enum ApertiumEnvironment {
 }
 
 /// Data handed over from a draining thread.
-private final class LockedData: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Data?
+private final class LockedData: Sendable {
+    private let value = Mutex<Data?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
 
     func set(_ data: Data) {
-        condition.lock()
-        value = data
-        condition.signal()
-        condition.unlock()
+        value.withLock { $0 = data }
+        ready.signal()
     }
 
     func waitForValue() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
+        ready.wait()
+        return value.withLock { $0! }
     }
 }

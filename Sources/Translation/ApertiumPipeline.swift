@@ -9,7 +9,7 @@ import Logging
 /// failure is reported. All process work runs on one serial dispatch queue —
 /// the pipeline's single owner — so blocking reads never occupy Swift's
 /// cooperative threads, and sentences for one pipeline never interleave.
-final class ApertiumPipeline: @unchecked Sendable {
+final class ApertiumPipeline: @unchecked Sendable {  // its state is touched only on its serial queue
     /// What the pipeline prints.
     enum Form: String, Sendable {
         /// No unknown-word marks, as `apertium -u` (the generators' `-n`).
