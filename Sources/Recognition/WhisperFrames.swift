@@ -51,6 +51,8 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var alternatives: Int
     /// Whether to align words to times (costs one more decoder pass).
     var words: Bool
+    /// Seconds of silence appended before encoding (the worker's default, 3 s, when nil).
+    var pad: Double? = nil
 }
 
 /// The worker's first message: whether the model loaded.

@@ -26,8 +26,12 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// Milliseconds of silence after which the detector says speech stopped, which is when
         /// the speculative decode starts (at most the endpoint).
         public var speculativeMilliseconds = 200
-        /// Most alternatives a final result carries (each costs a beam).
-        public var maximumAlternatives = 2
+        /// Most alternatives a final result carries (each widens the beam: about 60 ms more per
+        /// final decode here).
+        public var maximumAlternatives = 1
+        /// Seconds of silence after the audio of a partial decode: shorter than the final's 3 s,
+        /// so the encoder's window (and the worker's time) is smaller while the person speaks.
+        public var partialPad = 1.0
         /// Text that biases decoding toward expected names and terms (Whisper's prompt).
         public var phrases: [String] = []
 
@@ -108,7 +112,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         return try await worker.transcribe(audio, language: language, prompt: prompt(for: options),
-                                           beam: 1 + alternatives, alternatives: alternatives, words: final)
+                                           beam: 1 + alternatives, alternatives: alternatives, words: final,
+                                           pad: final ? nil : tuning.partialPad)
     }
 
     /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.

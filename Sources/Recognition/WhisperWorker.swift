@@ -74,9 +74,9 @@ public actor WhisperWorker {
 
     /// Decodes one utterance; on a worker failure restarts it and tries once more.
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
-                    alternatives: Int, words: Bool) async throws -> WhisperAnswer {
+                    alternatives: Int, words: Bool, pad: Double? = nil) async throws -> WhisperAnswer {
         var header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
-                                          alternatives: alternatives, words: words)
+                                          alternatives: alternatives, words: words, pad: pad)
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         for attempt in 1...2 {
             let worker = try await running()
