@@ -29,6 +29,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// Most alternatives a final result carries (each widens the beam: about 60 ms more per
         /// final decode here).
         public var maximumAlternatives = 1
+        /// Word times and word confidences in final results (one more decoder pass, ~15 % of a decode).
+        public var wordTimes = true
         /// Seconds of silence after the audio of a partial decode: shorter than the final's 3 s,
         /// so the encoder's window (and the worker's time) is smaller while the person speaks.
         public var partialPad = 1.0
@@ -112,7 +114,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         return try await worker.transcribe(audio, language: language, prompt: prompt(for: options),
-                                           beam: 1 + alternatives, alternatives: alternatives, words: final,
+                                           beam: 1 + alternatives, alternatives: alternatives, words: final && tuning.wordTimes,
                                            pad: final ? nil : tuning.partialPad)
     }
 
