@@ -42,9 +42,14 @@ DEFAULT_PAD = 3.0
 # Decoded tokens allowed per second of audio, plus a fixed margin.
 TOKENS_PER_SECOND = 6
 TOKEN_MARGIN = 10
-# The rule faster-whisper uses to call a window silent.
+# The rule faster-whisper uses to call a window silent, and a second one for
+# noise Whisper turns into a made-up sentence ("Hello, I'm a newbie." on
+# clicks: no-speech 0.50, mean log-probability -2.2; "This is the end of this
+# video." on clicks: 0.48, -1.41; speech here scores above -0.9).
 NO_SPEECH_THRESHOLD = 0.6
 LOGPROB_THRESHOLD = -1.0
+NOISE_NO_SPEECH_THRESHOLD = 0.4
+NOISE_LOGPROB_THRESHOLD = -1.2
 
 
 def trim_loop(tokens):
@@ -188,7 +193,8 @@ class Decoder:
         best_tokens = sequences[0]
         avg_logprob = logprobs[0]
         no_speech = float(result.no_speech_prob)
-        silent = no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD
+        silent = (no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD) or \
+            (no_speech > NOISE_NO_SPEECH_THRESHOLD and avg_logprob < NOISE_LOGPROB_THRESHOLD)
         words = []
         if header.get("words") and best_tokens and not silent:
             started = time.perf_counter()

@@ -83,7 +83,12 @@ public actor WhisperWorker {
             nextID += 1
             header.id = nextID
             do {
-                return try await worker.send(header, audio: audio, timeout: timeout)
+                let answer = try await worker.send(header, audio: audio, timeout: timeout)
+                logger.debug("decoded", metadata: [
+                    "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "text": "\(answer.text ?? "")",
+                    "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
+                    "confidence": "\(answer.confidence ?? -1)"])
+                return answer
             } catch let failure as WhisperWorkerFailure {
                 discard(worker)
                 guard attempt == 1 else { throw RecognitionError.workerFailed(failure.description) }

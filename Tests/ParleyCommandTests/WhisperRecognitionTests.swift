@@ -123,6 +123,24 @@ struct WhisperRecognitionTests {
         #expect(said.contains { $0.hasPrefix("no phrases") })
     }
 
+    @Test("clicks, hum and hiss that get past the detector do not become words")
+    func noiseIsNotWords() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var generator = SplitMix(seed: 1)
+        let clicks = (0..<48_000).map { _ in generator.next() % 500 == 0 ? Int16(20_000) : 0 }
+        let hum = (0..<48_000).map { Int16(3_000 * sin(2 * Double.pi * 100 * Double($0) / 16_000)) }
+        let hiss = (0..<48_000).map { _ in Int16(Int(generator.next() % 6_001) - 3_000) }
+        for (name, samples) in [("clicks", clicks), ("hum", hum), ("hiss", hiss)] {
+            let path = directory.appendingPathComponent("\(name).raw").path
+            try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
+            let output = try listen(["--file", path])
+            #expect(output.stdout.isEmpty, "\(name) was heard as '\(output.stdout)'")
+            #expect(output.status == 1 && output.stderr == "parley: no speech was recognized (empty recognition)\n",
+                    "\(name): \(output.stderr)")
+        }
+    }
+
     @Test("a damaged model file is refused with its SHA-256")
     func damagedModel() throws {
         let models = try Fixtures.temporaryDirectory()
@@ -192,6 +210,19 @@ struct WhisperRecognitionTests {
         let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", path, sentence])
         try #require(made.status == 0, "\(made.stderr)")
         return path
+    }
+}
+
+/// A small deterministic generator for test noise.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 
