@@ -37,6 +37,9 @@ final class DialogueRun: Sendable {
         try process.run()
     }
 
+    /// The process id of the running `parley`.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Everything printed on standard output so far.
     var stdout: String { output.text }
 
