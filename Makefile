@@ -1,7 +1,8 @@
 # Parley — build, test and run on a Debian machine with Swift on PATH.
 #
 #   make run      install what is missing, build, check the engines, start a conversation (ARGS=…)
-#   make test     install what is missing (Whisper too), start a private PulseAudio server, run every test
+#   make test     install what is missing (Whisper too), run every test on a private PulseAudio server,
+#                 then the audio and dialogue suites on a private PipeWire server
 #   make models   install the Whisper environment and model (make run, test and bench do it too)
 #   make bench    run the benchmarks and rewrite BENCHMARKS.md
 #   make install  PREFIX=/usr/local: the binary and its data
@@ -16,7 +17,8 @@ PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	libpulse-dev pulseaudio pulseaudio-utils \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
 	libreadline-dev libsndfile1-dev libsamplerate0-dev \
-	apertium apertium-eng-spa sox tmux python3 python3-venv
+	apertium apertium-eng-spa sox tmux python3 python3-venv \
+	pipewire pipewire-pulse wireplumber dbus
 
 .PHONY: all build deps models run test bench install clean
 
@@ -40,7 +42,7 @@ run: build models
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
 test: deps models
-	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/with-test-server.sh scripts/run-tests.sh $(FILTER)
+	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/test-all.sh $(FILTER)
 
 bench: deps models
 	@scripts/with-test-server.sh scripts/bench.sh

@@ -7,6 +7,7 @@ import TestSupport
 /// Another application's phone call corks our playback, and releases it.
 @Suite struct InterruptionTests {
     @Test func aPhoneStreamOnTheSameSinkCorksOurPlaybackUntilItEnds() async throws {
+        if try TestAudioServer.isPipeWire { return try await onPipeWireAPhoneStreamPlaysAlongsideOurs() }
         let device = try LoopbackDevice(label: "cork")
         // As a music player: module-role-cork corks music when a phone stream starts.
         let session = try await Harness.openSession(source: device.monitor, sink: device.sink) {
@@ -33,6 +34,42 @@ import TestSupport
         try await Harness.within(30, "playback should resume and drain") { try await session.drain() }
         await session.close()
         #expect(recorder.events.filter { $0 == .interrupted }.count == 1)
+    }
+
+    /// PipeWire has no module-role-cork: nothing corks our music-role playback when a phone
+    /// stream starts on the same sink, no interruption is reported, and both play to the end.
+    private func onPipeWireAPhoneStreamPlaysAlongsideOurs() async throws {
+        let load = try ProcessRunner.run(["pactl", "load-module", "module-role-cork"],
+                                         environment: TestAudioServer.environment())
+        #expect(load.status != 0, "module-role-cork loaded on PipeWire: \(load.stdout)")
+        let device = try LoopbackDevice(label: "cork")
+        let session = try await Harness.openSession(source: device.monitor, sink: device.sink) {
+            $0.playbackRole = "music"
+            $0.captureRole = "production"
+            $0.applicationName = "Parley cork test"
+        }
+        let recorder = EventRecorder(session)
+        for chunk in Harness.tone(frequency: 1_000, seconds: 12) { try await session.enqueue(chunk) }
+        try await Task.sleep(for: .milliseconds(300))
+        let callPath = try Self.callRecording()
+        let call = Task {
+            try await Harness.offPool {
+                try ProcessRunner.run(["paplay", "--device=\(device.sink)", "--property=media.role=phone",
+                                       "--raw", "--rate=16000", "--channels=1", "--format=s16le", callPath],
+                                      environment: TestAudioServer.environment())
+            }
+        }
+        // While the call plays, our stream stays listed and uncorked.
+        var states: [Bool?] = []
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(400))
+            states.append(try? corkedState(of: "Parley cork test"))
+        }
+        #expect(states.allSatisfy { $0 == false }, "corked states during the call: \(states)")
+        #expect(try await call.value.status == 0)
+        try await Harness.within(30, "playback should drain") { try await session.drain() }
+        await session.close()
+        #expect(!recorder.events.contains(.interrupted), "\(recorder.events)")
     }
 
     /// The test recording three times over: an 8 s call, long enough to observe on a busy machine.

@@ -6,10 +6,11 @@ import TestSupport
 
 /// A server of our own is killed and restarted under a listening session.
 @Suite struct ServerLossTests {
-    /// A private PulseAudio server in a temporary directory, started with `scripts/pulse-server.sh`.
+    /// A private server of the test server's kind in a temporary directory, started with
+    /// `scripts/pulse-server.sh` or, on PipeWire, `scripts/pipewire-server.sh`.
     private struct PrivateServer {
         let directory: String
-        let script = Fixtures.repository.appendingPathComponent("scripts/pulse-server.sh").path
+        let script: String
 
         /// Starts the server and returns its address.
         @discardableResult
@@ -37,7 +38,8 @@ import TestSupport
     }
 
     @Test func reportsTheLossReconnectsAndCaptureFlowsAgain() async throws {
-        let server = PrivateServer(directory: try Fixtures.temporaryDirectory("parley-restart").path)
+        let server = PrivateServer(directory: try Fixtures.temporaryDirectory("parley-restart").path,
+                                   script: try TestAudioServer.serverScript)
         let address = try server.start()
         defer { try? server.stop() }
         let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address)

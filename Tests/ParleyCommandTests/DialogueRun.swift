@@ -12,6 +12,9 @@ final class DialogueRun: Sendable {
         child = try ChildProcess.parley(arguments, environment: extra)
     }
 
+    /// The process id of the running `parley`.
+    var processIdentifier: Int32 { child.pid }
+
     /// Everything printed on standard output so far.
     var stdout: String { child.stdout }
 

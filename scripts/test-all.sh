@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# What `make test` runs: every test target on a private PulseAudio server,
+# then the suites that talk to an audio server again on a private PipeWire
+# server (pipewire-pulse), and one closing line counting both runs:
+#
+#   tests: N passed, N failed
+#
+# It fails when either run fails, or when no test ran at all.
+#
+#   scripts/test-all.sh [FILTER]   # FILTER: a regular expression over test names
+set -uo pipefail
+cd "$(dirname "$0")/.."
+filter=${1:-}
+
+# On PipeWire: the audio session, `parley dialog` end to end (PocketSphinx and
+# Whisper), the one record stream of a conversation, and doctor. DialogueTests
+# drive the coordinator with fake engines and never reach an audio server.
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|DoctorCommandTests"
+
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+echo "=== on a private PulseAudio server: every test target"
+TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
+  scripts/with-test-server.sh scripts/run-tests.sh "$filter"
+echo "$?" >"$reports/PulseAudio.status"
+echo
+echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue and DoctorCommandTests of ParleyCommandTests"
+echo "DialogueTests: not run again on PipeWire (fake engines, no audio server)"
+TEST_REPORT=$reports/PipeWire TEST_LABEL="PipeWire server" TEST_SELECTION=$pipewire_selection \
+  scripts/with-test-server.sh --pipewire scripts/run-tests.sh "$filter"
+echo "$?" >"$reports/PipeWire.status"
+
+ran=0 passed=0 failed=0 failing=()
+for server in PulseAudio PipeWire; do
+  report=$reports/$server
+  if [[ -s "$report" && $(head -n 1 "$report") =~ ^ran=([0-9]+)\ passed=([0-9]+)\ failed=([0-9]+)$ ]]; then
+    ran=$((ran + BASH_REMATCH[1])) passed=$((passed + BASH_REMATCH[2])) failed=$((failed + BASH_REMATCH[3]))
+    [ "${BASH_REMATCH[3]}" -eq 0 ] && [ "$(cat "$report.status")" -eq 0 ] && continue
+  else
+    # The build failed or the server did not start: that run never wrote its report.
+    failed=$((failed + 1))
+    echo "ran=0 passed=0 failed=1"$'\n'"the run on $server ended before its report (status $(cat "$report.status"))" >"$report"
+  fi
+  failing+=("$server")
+done
+echo
+if [ "$ran" -eq 0 ] && [ ${#failing[@]} -eq 0 ]; then
+  failed=$((failed + 1))
+  echo "ran=0"$'\n'"the run executed no test${filter:+: FILTER '$filter' matches none}" >"$reports/both servers"
+  failing+=("both servers")
+fi
+if [ ${#failing[@]} -gt 0 ]; then
+  # Repeated here, at the end, where a log cut to its tail still shows them.
+  echo "failures:"
+  for server in "${failing[@]}"; do
+    echo "-- on $server:"
+    tail -n +2 "$reports/$server"
+  done
+fi
+echo "tests: $passed passed, $failed failed"
+[ ${#failing[@]} -eq 0 ]
