@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A malformed line in one of Parley's data files, with where it is.
 public struct DataFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -46,12 +49,52 @@ public enum DataFile {
         return rows
     }
 
-    /// Reads the file at `path`; a missing or unreadable file is an error naming it.
+    /// Reads the file at `path` as UTF-8 text; a missing file, a directory, a
+    /// file that may not be read or that is not UTF-8 is an error naming it and saying which.
     public static func read(_ path: String) throws -> String {
+        let data = try contents(of: path)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw DataFileError(path: path, line: 0, message: "is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The bytes of the regular file at `path` (`open`, `fstat`, `read`); never blocks on a FIFO.
+    static func contents(of path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DataFileError(path: path, line: 0, message: openFailure(errno)) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw DataFileError(path: path, line: 0, message: openFailure(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DataFileError(path: path, line: 0, message: "is \(fileKind(info.st_mode)), not a regular file")
+        }
         do {
-            return try String(contentsOfFile: path, encoding: .utf8)
+            return try handle.readToEnd() ?? Data()
         } catch {
-            throw DataFileError(path: path, line: 0, message: "cannot be read as UTF-8 text")
+            throw DataFileError(path: path, line: 0, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Why `open` failed, in words.
+    static func openFailure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "does not exist"
+        case EACCES, EPERM: return "cannot be read: permission denied"
+        default: return "cannot be read: \(String(cString: strerror(code)))"
+        }
+    }
+
+    /// A file type in words, for messages (`a directory`, `a FIFO`…).
+    public static func fileKind(_ mode: UInt32) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symlink"
+        default: return "an unknown kind of file"
         }
     }
 }

@@ -72,7 +72,7 @@ struct DictExportCommand: AsyncParsableCommand {
             let text = file.lowercased().hasSuffix(".pls")
                 ? PLSLexicon.export(entries, language: target.code)
                 : entries.map { "\($0.word)\t\($0.ipa)\n" }.joined()
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            try AtomicFile.write(text, to: file)
             print("exported \(entries.count) entries to \(file)")
         }
     }
