@@ -73,12 +73,14 @@ struct ListenCommand: AsyncParsableCommand {
             let models = ModelRegistry(userDirectory: directories.models)
             let tag = try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
             let options = try options()
+            // The header is checked before the model loads, and the file is read as it is recognized.
+            let audio = try file.map { try AudioFileStream(path: $0) }
             try await prepare(recognizer, locale: tag, options: options)
             let printer = UtterancePrinter(json: json, partial: partial)
-            guard let file else {
+            guard let audio else {
                 return try await listenLive(recognizer, locale: tag, printer: printer)
             }
-            let results = try await recognizer.transcribeFile(file, locale: tag, options: options, onEvent: printer.print)
+            let results = try await recognizer.transcribe(audio, locale: tag, options: options, onEvent: printer.print)
             if results.isEmpty { throw RecognitionError.emptyRecognition }
         }
     }
@@ -146,3 +148,4 @@ struct GrammarFileUnreadable: Error, CustomStringConvertible {
     var path: String
     var description: String { "cannot read the grammar file \(path); give a JSGF grammar saved as UTF-8 text" }
 }
+
