@@ -38,7 +38,7 @@ public enum DataFile {
     /// The rows of `text`, keeping line numbers for error messages.
     public static func rows(of text: String) -> [DataFileRow] {
         var rows: [DataFileRow] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in lines(of: text).enumerated() {
             // Only spaces and a CR are trimmed: a trailing tab is an empty last field.
             let line = rawLine.trimmingCharacters(in: CharacterSet(charactersIn: " \r"))
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") else { continue }
@@ -47,6 +47,26 @@ public enum DataFile {
             rows.append(DataFileRow(line: index + 1, fields: fields))
         }
         return rows
+    }
+
+    /// The lines of `text`, without a leading byte order mark, split at LF and at
+    /// CRLF (which Swift counts as one `Character`, so splitting at "\n" alone misses it).
+    /// A final line ending does not start an empty last line.
+    public static func lines(of text: String) -> [Substring] {
+        let body = hasByteOrderMark(text) ? text.dropFirst() : text[...]
+        var lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Whether `text` starts with a UTF-8 byte order mark (U+FEFF).
+    public static func hasByteOrderMark(_ text: String) -> Bool {
+        text.unicodeScalars.first == "\u{FEFF}"
+    }
+
+    /// The line ending `text` uses: CRLF if its first line ends so, otherwise LF.
+    public static func lineEnding(of text: String) -> String {
+        text.first { $0 == "\n" || $0 == "\r\n" }.map(String.init) ?? "\n"
     }
 
     /// Reads the file at `path` as UTF-8 text; a missing file, a directory, a

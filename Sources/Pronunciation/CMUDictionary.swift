@@ -18,7 +18,7 @@ public struct CMUDictionary: Sendable {
     public init(parsing text: String) {
         var words: [String] = []
         var phones: [String: [String]] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
+        for line in DataFile.lines(of: text) {
             let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
             guard fields.count > 1, !fields[0].hasSuffix(")"), phones[fields[0]] == nil else { continue }
             words.append(fields[0])
