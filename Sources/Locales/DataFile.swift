@@ -96,6 +96,20 @@ public enum DataFile {
         }
     }
 
+    /// The size of the regular file at `path`, checking it can be opened for reading;
+    /// throws saying why not (missing, a directory, no permission).
+    public static func regularFileSize(_ path: String) throws -> Int64 {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DataFileError(path: path, line: 0, message: openFailure(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw DataFileError(path: path, line: 0, message: openFailure(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DataFileError(path: path, line: 0, message: "is \(fileKind(info.st_mode)), not a regular file")
+        }
+        return Int64(info.st_size)
+    }
+
     /// Why `open` failed, in words.
     static func openFailure(_ code: Int32) -> String {
         switch code {

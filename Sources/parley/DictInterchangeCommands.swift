@@ -36,10 +36,7 @@ struct DictImportCommand: AsyncParsableCommand {
             warn(document.problems)
             return document.entries
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PronunciationError.importFailure(path: file, reason: "the file cannot be read")
-        }
-        return try PLSLexicon.entries(parsing: data, path: file)
+        return try PLSLexicon.entries(readingFile: file)
     }
 
     private func cmuEntries(_ dictionaries: PronunciationDictionaries) throws -> [DictionaryEntry] {
