@@ -110,6 +110,23 @@ public enum DataFile {
         return Int64(info.st_size)
     }
 
+    /// What keeps the directory at `path` from being read, with `consequence` said after;
+    /// nil when it can be read or does not exist (yet).
+    public static func directoryProblem(_ path: String, consequence: String) -> DataFileError? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? nil : DataFileError(path: path, line: 0, message: "\(openFailure(errno)); \(consequence)")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            let kind = info.st_mode & S_IFMT == S_IFREG ? "a regular file" : fileKind(info.st_mode)
+            return DataFileError(path: path, line: 0, message: "is \(kind), not a directory; \(consequence)")
+        }
+        guard access(path, R_OK | X_OK) == 0 else {
+            return DataFileError(path: path, line: 0, message: "\(openFailure(errno)); \(consequence)")
+        }
+        return nil
+    }
+
     /// Why `open` failed, in words.
     static func openFailure(_ code: Int32) -> String {
         switch code {

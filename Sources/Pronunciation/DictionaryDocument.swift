@@ -133,8 +133,15 @@ public struct DictionaryDocument: Sendable, Equatable {
         }.joined()
     }
 
+    /// The longest line read as an entry; longer ones are reported and kept as they are.
+    public static let maximumLineBytes = 4_096
+
     /// An entry, or nil for a comment, a blank line or a malformed line (reported).
     private mutating func parseEntry(_ raw: String, line: Int) -> DictionaryEntry? {
+        guard raw.utf8.count <= Self.maximumLineBytes else {
+            report(line, "the line is \(raw.utf8.count) bytes long; a dictionary line holds at most \(Self.maximumLineBytes) bytes")
+            return nil
+        }
         // Only spaces are trimmed: a trailing tab still separates an empty pronunciation.
         let text = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \r"))
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }

@@ -135,6 +135,10 @@ struct ListenCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: grammar, encoding: .utf8) else {
                 throw GrammarFileUnreadable(path: grammar)
             }
+            // PocketSphinx echoes a grammar it cannot parse to stdout, so what is plainly not JSGF stops here.
+            guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("#JSGF") else {
+                throw GrammarFileNotJSGF(path: grammar)
+            }
             options.hint = .grammar(text)
         } else if hint == .confirmation {
             options.hint = .confirmation
@@ -149,3 +153,8 @@ struct GrammarFileUnreadable: Error, CustomStringConvertible {
     var description: String { "cannot read the grammar file \(path); give a JSGF grammar saved as UTF-8 text" }
 }
 
+/// The `--grammar` file does not start with a `#JSGF` header.
+struct GrammarFileNotJSGF: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "\(path) is not a JSGF grammar: a grammar starts with a #JSGF header, e.g. #JSGF V1.0;" }
+}

@@ -44,4 +44,13 @@ struct ListenFileSafetyTests {
         #expect(longRun.output.stderr.hasPrefix("parley: no speech was recognized"))
         #expect(longRun.kilobytes - short.kilobytes < 30_000, "peak \(longRun.kilobytes) KB against \(short.kilobytes) KB")
     }
+
+    @Test("--grammar with a file that is not JSGF fails with one sentence and prints nothing of it")
+    func grammarNotJSGF() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx",
+                                            "--file", Fixtures.recording("goforward.raw"), "--grammar", "/etc/passwd"])
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr == "parley: /etc/passwd is not a JSGF grammar: a grammar starts with a #JSGF header, e.g. #JSGF V1.0;\n")
+    }
 }
