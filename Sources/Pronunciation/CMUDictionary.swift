@@ -11,27 +11,37 @@ public struct CMUDictionary: Sendable {
 
     /// Words in file order, each with its first pronunciation.
     public let words: [String]
+    /// The file it was read from, for messages.
+    public let path: String
     /// Word → ARPAbet phones of its first pronunciation.
     private let phonesByWord: [String: [String]]
+    /// Word → the 1-based line of that pronunciation.
+    private let lineByWord: [String: Int]
 
     /// Parses the dictionary's text; variants after the first are ignored.
-    public init(parsing text: String) {
+    public init(parsing text: String, path: String = defaultPath) {
         var words: [String] = []
-        var phones: [String: [String]] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
+        var phones: [String: [String]] = [:], lines: [String: Int] = [:]
+        for (index, line) in DataFile.lines(of: text).enumerated() {
             let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
             guard fields.count > 1, !fields[0].hasSuffix(")"), phones[fields[0]] == nil else { continue }
             words.append(fields[0])
             phones[fields[0]] = Array(fields.dropFirst())
+            lines[fields[0]] = index + 1
         }
         self.words = words
+        self.path = path
         phonesByWord = phones
+        lineByWord = lines
     }
 
     /// Reads the dictionary at `path`.
     public static func load(path: String = defaultPath) throws -> CMUDictionary {
-        CMUDictionary(parsing: try DataFile.read(path))
+        CMUDictionary(parsing: try DataFile.read(path), path: path)
     }
+
+    /// The line of `word`'s first pronunciation.
+    public func line(of word: String) -> Int? { lineByWord[word.lowercased()] }
 
     /// The ARPAbet phones of `word`'s first pronunciation.
     public func phones(of word: String) -> [String]? { phonesByWord[word.lowercased()] }
@@ -85,9 +95,16 @@ public struct ARPAbetTable: Sendable {
             let base = stress == nil ? phone : String(phone.dropLast())
             if monosyllable, Self.vowels.contains(base) { stress = 1 }
             guard let symbol = (stress == 1 || stress == 2 ? stressed : unstressed)[base] else {
-                throw PronunciationError.importFailure(path: "CMU dictionary", reason: "unknown ARPAbet phone '\(phone)' in '\(phones.joined(separator: " "))'")
+                throw UnknownPhone(phone: phone, pronunciation: phones.joined(separator: " "))
             }
             return (stress == 1 ? "ˈ" : stress == 2 ? "ˌ" : "") + symbol
         }.joined()
     }
+}
+
+/// A phone the ARPAbet table does not have; `CMUImport` says which word and line it came from.
+struct UnknownPhone: Error, CustomStringConvertible {
+    var phone: String
+    var pronunciation: String
+    var description: String { "unknown ARPAbet phone '\(phone)' in '\(pronunciation)'" }
 }

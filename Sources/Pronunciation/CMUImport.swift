@@ -22,7 +22,12 @@ public struct CMUImport: Sendable {
                 missing.append(word)
                 continue
             }
-            entries.append(DictionaryEntry(word: word, ipa: try arpabet.ipa(for: phones)))
+            do {
+                entries.append(DictionaryEntry(word: word, ipa: try arpabet.ipa(for: phones)))
+            } catch let unknown as UnknownPhone {
+                throw PronunciationError.importFailure(path: cmu.path, reason: "line \(cmu.line(of: word) ?? 0), '\(word)': "
+                    + "unknown ARPAbet phone '\(unknown.phone)' in '\(unknown.pronunciation)'")
+            }
         }
         return (entries, missing)
     }

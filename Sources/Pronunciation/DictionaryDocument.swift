@@ -43,6 +43,10 @@ public struct DictionaryDocument: Sendable, Equatable {
     /// The file the document was read from, for messages.
     public let path: String
     private(set) var lines: [Line]
+    /// The file's line ending, `\n` or `\r\n`, kept on save.
+    public private(set) var lineEnding = "\n"
+    /// Whether the file starts with a byte order mark, kept on save.
+    public private(set) var hasByteOrderMark = false
     /// Lines that could not be read; they are kept in the file as they are.
     public private(set) var problems: [DataFileError] = []
 
@@ -52,14 +56,15 @@ public struct DictionaryDocument: Sendable, Equatable {
         lines = header.map { .verbatim("# \($0)") }
     }
 
-    /// Parses a dictionary file's text; malformed lines become `problems`.
+    /// Parses a dictionary file's text (LF or CRLF, with or without a BOM);
+    /// malformed lines become `problems`.
     public init(parsing text: String, path: String) {
         self.path = path
         lines = []
+        lineEnding = DataFile.lineEnding(of: text)
+        hasByteOrderMark = DataFile.hasByteOrderMark(text)
         var firstLine: [String: Int] = [:]
-        var body = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if body.last == "" { body.removeLast() }
-        for (offset, raw) in body.enumerated() {
+        for (offset, raw) in DataFile.lines(of: text).map(String.init).enumerated() {
             let number = offset + 1
             guard let entry = parseEntry(raw, line: number) else {
                 lines.append(.verbatim(raw))
@@ -117,18 +122,26 @@ public struct DictionaryDocument: Sendable, Equatable {
         return lines.count != before
     }
 
-    /// The file's text: every line as read or edited, each ending in a newline.
+    /// The file's text: every line as read or edited, each ending in the file's
+    /// line ending, after its byte order mark if it had one.
     public func serialized() -> String {
-        lines.map { line -> String in
+        (hasByteOrderMark ? "\u{FEFF}" : "") + lines.map { line -> String in
             switch line {
-            case let .verbatim(text): return text + "\n"
-            case let .entry(entry): return "\(entry.word)\t\(entry.ipa)\n"
+            case let .verbatim(text): return text + lineEnding
+            case let .entry(entry): return "\(entry.word)\t\(entry.ipa)" + lineEnding
             }
         }.joined()
     }
 
+    /// The longest line read as an entry; longer ones are reported and kept as they are.
+    public static let maximumLineBytes = 4_096
+
     /// An entry, or nil for a comment, a blank line or a malformed line (reported).
     private mutating func parseEntry(_ raw: String, line: Int) -> DictionaryEntry? {
+        guard raw.utf8.count <= Self.maximumLineBytes else {
+            report(line, "the line is \(raw.utf8.count) bytes long; a dictionary line holds at most \(Self.maximumLineBytes) bytes")
+            return nil
+        }
         // Only spaces are trimmed: a trailing tab still separates an empty pronunciation.
         let text = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \r"))
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }

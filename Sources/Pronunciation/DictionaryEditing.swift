@@ -66,14 +66,32 @@ extension PronunciationDictionaries {
         }
     }
 
-    /// A word and pronunciation trimmed, or the error for an empty one.
+    /// A word and pronunciation trimmed, or the error for an empty one or one
+    /// holding a control character (a tab or newline would forge another entry).
     private func checkedEntry(word: String, ipa: String) throws -> DictionaryEntry {
+        if let (scalar, position) = Self.firstControlCharacter(word) {
+            throw PronunciationError.controlCharacterInWord(scalar: scalar, position: position)
+        }
+        if let (scalar, position) = Self.firstControlCharacter(ipa) {
+            throw PronunciationError.controlCharacterInPronunciation(word: word, scalar: scalar, position: position)
+        }
         let word = word.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let ipa = ipa.trimmingCharacters(in: .whitespaces)
         guard !word.isEmpty else { throw PronunciationError.emptyWord }
         guard !word.hasPrefix("#") else { throw PronunciationError.unwritableWord(word) }
         guard !ipa.isEmpty else { throw PronunciationError.emptyPronunciation(word: word) }
         return DictionaryEntry(word: word, ipa: ipa)
+    }
+
+    /// The first control character of `text` (category Cc, or a line or paragraph separator) and its 1-based position.
+    static func firstControlCharacter(_ text: String) -> (UInt32, Int)? {
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return (scalar.value, offset + 1)
+            default: continue
+            }
+        }
+        return nil
     }
 
     static func userHeader(language: String) -> [String] {

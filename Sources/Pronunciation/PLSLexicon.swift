@@ -1,4 +1,5 @@
 public import Foundation
+import Locales
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -29,14 +30,46 @@ public enum PLSLexicon {
 
     /// The entries of a PLS document: every grapheme of a lexeme with its first IPA phoneme.
     public static func entries(parsing data: Data, path: String) throws -> [DictionaryEntry] {
+        guard !data.isEmpty else { throw PronunciationError.importFailure(path: path, reason: "the file is empty") }
+        return try entries(XMLParser(data: data), path: path)
+    }
+
+    /// The entries of the PLS file at `path`, parsed as it is read, so a file of any
+    /// size export writes imports (given whole, libxml2 refuses documents over 10 MB).
+    public static func entries(readingFile path: String) throws -> [DictionaryEntry] {
+        let size: Int64
+        do {
+            size = try DataFile.regularFileSize(path)
+        } catch let error as DataFileError {
+            throw PronunciationError.importFailure(path: path, reason: "the file \(error.message)")
+        }
+        guard size > 0 else { throw PronunciationError.importFailure(path: path, reason: "the file is empty") }
+        guard let stream = InputStream(fileAtPath: path) else {
+            throw PronunciationError.importFailure(path: path, reason: "the file cannot be opened")
+        }
+        return try entries(XMLParser(stream: stream), path: path)
+    }
+
+    /// Runs `parser` over a PLS document; a document cut short or without lexemes is an error.
+    private static func entries(_ parser: XMLParser, path: String) throws -> [DictionaryEntry] {
         let reader = PLSReader()
-        let parser = XMLParser(data: data)
         parser.delegate = reader
-        guard parser.parse() else {
-            let reason = reader.failure ?? parser.parserError.map { "not well-formed XML (\($0.localizedDescription)) at line \(parser.lineNumber)" }
+        let parsed = parser.parse()
+        if let failure = reader.failure { throw PronunciationError.importFailure(path: path, reason: failure) }
+        if reader.openedLexicon, !reader.closedLexicon {
+            throw PronunciationError.importFailure(path: path,
+                reason: "the file ends before </lexicon> (at line \(parser.lineNumber)); it may be cut off")
+        }
+        guard parsed else {
+            let reason = parser.parserError.map { "not well-formed XML (\($0.localizedDescription)) at line \(parser.lineNumber)" }
             throw PronunciationError.importFailure(path: path, reason: reason ?? "not well-formed XML")
         }
-        if let failure = reader.failure { throw PronunciationError.importFailure(path: path, reason: failure) }
+        guard reader.openedLexicon else {
+            throw PronunciationError.importFailure(path: path, reason: "the file has no <lexicon>; it is not a PLS lexicon")
+        }
+        guard !reader.entries.isEmpty else {
+            throw PronunciationError.importFailure(path: path, reason: "the lexicon has no <lexeme> with a grapheme and a phoneme")
+        }
         return reader.entries
     }
 
@@ -52,6 +85,9 @@ public enum PLSLexicon {
 private final class PLSReader: NSObject, XMLParserDelegate {
     var entries: [DictionaryEntry] = []
     var failure: String?
+    /// Whether `<lexicon>` began and ended: a file cut short never ends it.
+    var openedLexicon = false
+    var closedLexicon = false
     private var graphemes: [String] = []
     private var phonemes: [String] = []
     private var text = ""
@@ -63,6 +99,7 @@ private final class PLSReader: NSObject, XMLParserDelegate {
         text = ""
         switch element {
         case "lexicon":
+            openedLexicon = true
             lexiconAlphabet = attributes["alphabet"] ?? ""
         case "lexeme":
             graphemes = []
@@ -88,6 +125,8 @@ private final class PLSReader: NSObject, XMLParserDelegate {
                 return
             }
             phonemes.append(value)
+        case "lexicon":
+            closedLexicon = true
         case "lexeme":
             if let phoneme = phonemes.first {
                 entries += graphemes.map { DictionaryEntry(word: $0, ipa: phoneme) }

@@ -73,7 +73,7 @@ public struct PronunciationDictionaries: Sendable {
     /// Loads a language's layers; bad lines are reported in `problems`, the rest loads.
     public func load(language: String) throws -> LayeredDictionary {
         let converter = try converter(language: language)
-        var problems: [DataFileError] = []
+        var problems = DataFile.directoryProblem(directories.user, consequence: "your own dictionaries there are not used").map { [$0] } ?? []
         var byKey: [String: ResolvedEntry] = [:]
         var order: [String] = []
         for layer in [DictionaryLayer.shipped, .user] {

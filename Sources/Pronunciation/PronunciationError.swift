@@ -4,6 +4,10 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
     case emptyPronunciation(word: String)
     /// The word or phrase was empty.
     case emptyWord
+    /// The word holds a tab, a line break or another control character; `position` counts Unicode scalars from 1.
+    case controlCharacterInWord(scalar: UInt32, position: Int)
+    /// The pronunciation holds a tab, a line break or another control character.
+    case controlCharacterInPronunciation(word: String, scalar: UInt32, position: Int)
     /// The word cannot be written in a dictionary file.
     case unwritableWord(String)
     /// A symbol has no eSpeak NG equivalent in the language's table; `position` counts characters from 1.
@@ -20,6 +24,8 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
     case noVoice(language: String)
     /// A file could not be read, written or locked.
     case fileFailure(path: String, reason: String)
+    /// Something other than a regular file stands where a file would be written; it is left alone.
+    case notRegularFile(path: String, kind: String)
     /// A PLS or CMU file could not be imported.
     case importFailure(path: String, reason: String)
 
@@ -29,6 +35,11 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
             return "the pronunciation of '\(word)' is empty; give it in IPA, e.g. təˈmɑːtəʊ"
         case .emptyWord:
             return "the word is empty; give the word or phrase before its pronunciation"
+        case let .controlCharacterInWord(scalar, position):
+            return "the word contains a control character (\(Self.describe(scalar, at: position))); a word is one line of text"
+        case let .controlCharacterInPronunciation(word, scalar, position):
+            return "the pronunciation of '\(word)' contains a control character (\(Self.describe(scalar, at: position))); "
+                + "a pronunciation is one line of IPA"
         case let .unwritableWord(word):
             return "'\(word)' cannot be a dictionary word: it must not start with #"
         case let .unknownSymbol(symbol, position, ipa, language):
@@ -46,8 +57,17 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
             return "no eSpeak NG voice speaks '\(language)'; `parley languages` lists what can be spoken"
         case let .fileFailure(path, reason):
             return "\(path): \(reason)"
+        case let .notRegularFile(path, kind):
+            return "\(path) is \(kind), not a regular file; it was left as it is: give the path of a file"
         case let .importFailure(path, reason):
             return "cannot import \(path): \(reason)"
         }
+    }
+
+    /// `U+000A, a line feed, at position 3`: a control character named without printing it.
+    private static func describe(_ scalar: UInt32, at position: Int) -> String {
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar, radix: 16).count)) + String(scalar, radix: 16, uppercase: true)
+        let names: [UInt32: String] = [0x09: "a tab", 0x0A: "a line feed", 0x0D: "a carriage return"]
+        return names[scalar].map { "\(code), \($0), at position \(position)" } ?? "\(code) at position \(position)"
     }
 }

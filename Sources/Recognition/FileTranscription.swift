@@ -6,11 +6,20 @@ extension StreamingRecognizer {
 
     /// Recognizes every utterance in an audio file (any format libsndfile reads, any rate and
     /// channel count), calling `onEvent` with each event as it happens; returns the final results.
+    /// The file is read and converted block by block while the recognizer works.
     @discardableResult
     public func transcribeFile(_ path: String, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
                                onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
-        let audio = try AudioFileReader.read(path)
-        return try await transcribe(audio, locale: locale, options: options, onEvent: onEvent)
+        try await transcribe(AudioFileStream(path: path), locale: locale, options: options, onEvent: onEvent)
+    }
+
+    /// Recognizes every utterance of an opened audio file, read as the recognizer goes.
+    @discardableResult
+    public func transcribe(_ stream: AudioFileStream, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
+                           onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
+        try await transcribeChunks(locale: locale, options: options, onEvent: onEvent) {
+            try stream.next(samples: Self.fileChunkSamples)
+        }
     }
 
     /// Recognizes every utterance in 16 kHz mono `audio`, fed in capture-sized chunks.
@@ -19,6 +28,18 @@ extension StreamingRecognizer {
     @discardableResult
     public func transcribe(_ audio: PCMChunk, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
                            onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
+        var start = 0
+        return try await transcribeChunks(locale: locale, options: options, onEvent: onEvent) {
+            guard start < audio.samples.count else { return nil }
+            let end = min(start + Self.fileChunkSamples, audio.samples.count)
+            defer { start = end }
+            return PCMChunk(format: .recognition, samples: Array(audio.samples[start..<end]))
+        }
+    }
+
+    /// Feeds the chunks `next` gives until it gives nil, then ends the last utterance.
+    private func transcribeChunks(locale: LocaleTag, options: RecognitionOptions, onEvent: (RecognitionEvent) -> Void,
+                                  next: () throws -> PCMChunk?) async throws -> [RecognitionResult] {
         let continuous = try await ContinuousRecognition(recognizer: self, locale: locale, options: options)
         var results: [RecognitionResult] = []
         func handle(_ events: [RecognitionEvent]) {
@@ -27,9 +48,7 @@ extension StreamingRecognizer {
                 if case let .final(result) = event { results.append(result) }
             }
         }
-        for start in stride(from: 0, to: audio.samples.count, by: Self.fileChunkSamples) {
-            let end = min(start + Self.fileChunkSamples, audio.samples.count)
-            let chunk = PCMChunk(format: .recognition, samples: Array(audio.samples[start..<end]))
+        while let chunk = try next() {
             do {
                 handle(try await continuous.feed(chunk))
             } catch let RecognitionError.utteranceTooLong(_, partial) {

@@ -11,18 +11,34 @@ enum NarrowbandFill {
     /// Peak amplitude of the noise, on the −1…1 scale. Chosen on the test recordings:
     /// 0.002 → 39 errors, 0.004 → 34, 0.006 → 29, 0.008 → 39, 0.01 → 35, 0.02 → 48.
     static let amplitude: Float = 0.006
+}
 
-    /// `samples` at `rate`, which came from audio at `sourceRate`, with noise above `sourceRate / 2`.
-    /// `lowpass` converts to `sourceRate` and back, keeping only what that band can carry.
-    static func fill(_ samples: [Float], sourceRate: Int, rate: Int,
-                     lowpass: ([Float]) throws -> [Float]) rethrows -> [Float] {
-        guard sourceRate < rate, !samples.isEmpty else { return samples }
-        var generator = SeededNoise(seed: 0x5EED)
-        let noise = (0..<samples.count).map { _ in generator.next() * amplitude }
-        let low = try lowpass(noise)
-        return samples.indices.map { index in
-            samples[index] + noise[index] - (index < low.count ? low[index] : 0)
-        }
+/// `NarrowbandFill` applied block by block: each block of samples at the model's
+/// rate gets its noise, minus what a conversion to the source's rate and back keeps
+/// of that noise. The low band lags behind the filters, so samples wait for it here.
+final class NarrowbandFiller {
+    private var generator = SeededNoise(seed: 0x5EED)
+    private let down: SampleRateConverter
+    private let up: SampleRateConverter
+    private var waiting: [Float] = []
+    private var low: [Float] = []
+
+    /// A filler for audio that came from `sourceRate` and is now at `rate`.
+    init(sourceRate: Int, rate: Int, path: String) throws {
+        down = try SampleRateConverter(from: rate, to: sourceRate, path: path)
+        up = try SampleRateConverter(from: sourceRate, to: rate, path: path)
+    }
+
+    /// The filled samples ready now; with `end`, all the rest (where the low band ran out, none is taken).
+    func process(_ samples: [Float], end: Bool) throws -> [Float] {
+        let noise = samples.map { _ in generator.next() * NarrowbandFill.amplitude }
+        waiting += zip(samples, noise).map { $0 + $1 }
+        low += try up.process(down.process(noise, end: end), end: end)
+        let ready = end ? waiting.count : min(waiting.count, low.count)
+        let filled = (0..<ready).map { index in waiting[index] - (index < low.count ? low[index] : 0) }
+        waiting.removeFirst(ready)
+        low.removeFirst(min(ready, low.count))
+        return filled
     }
 }
 

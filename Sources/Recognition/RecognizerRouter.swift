@@ -1,4 +1,5 @@
 import Foundation
+import Locales
 public import ParleyCore
 import Synchronization
 
@@ -36,7 +37,7 @@ public struct RecognizerPreferences: Sendable, Equatable {
         for directory in directories {
             let path = "\(directory)/recognizers.tsv"
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            for (index, line) in text.components(separatedBy: "\n").enumerated() {
+            for (index, line) in DataFile.lines(of: text).enumerated() {
                 let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 let fields = trimmed.split(separator: "\t").map(String.init)

@@ -1,4 +1,5 @@
 import Foundation
+import Locales
 public import ParleyCore
 
 /// A Whisper model in the CTranslate2 format: a folder with `model.bin`,
@@ -62,7 +63,7 @@ public struct PinnedSpeechModel: Sendable, Equatable {
     /// Reads `speech-models.tsv`: name, engine, bytes, sha256, packages (tab-separated).
     public static func load(_ path: String) -> [PinnedSpeechModel] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return text.split(whereSeparator: \.isNewline).compactMap { line in
+        return DataFile.lines(of: text).compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: "\t").map(String.init)
             guard fields.count == 5, let bytes = Int(fields[2]) else { return nil }

@@ -32,8 +32,21 @@ struct DictTarget: ParsableArguments {
     @Argument(help: "The dictionary's language, e.g. en or es.")
     var language: String
 
-    /// The bare language code (`en-US` → `en`).
-    var code: String { LocaleTag(language)?.language ?? language.lowercased() }
+    /// The bare language code (`en-US` → `en`, `English` → `en`).
+    var code: String {
+        if let tag = LocaleTag(language) { return tag.language }
+        return (try? common.localeRegistry().resolve(language).language) ?? language.lowercased()
+    }
+
+    /// A language given by name must be one the locale tables know; codes are taken as they are.
+    func validate() throws {
+        guard LocaleTag(language) == nil, let registry = try? common.localeRegistry() else { return }
+        do {
+            _ = try registry.resolve(language)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
 
     /// The dictionaries of the data directories given.
     func dictionaries() throws -> PronunciationDictionaries {

@@ -36,10 +36,7 @@ struct DictImportCommand: AsyncParsableCommand {
             warn(document.problems)
             return document.entries
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PronunciationError.importFailure(path: file, reason: "the file cannot be read")
-        }
-        return try PLSLexicon.entries(parsing: data, path: file)
+        return try PLSLexicon.entries(readingFile: file)
     }
 
     private func cmuEntries(_ dictionaries: PronunciationDictionaries) throws -> [DictionaryEntry] {
@@ -72,7 +69,7 @@ struct DictExportCommand: AsyncParsableCommand {
             let text = file.lowercased().hasSuffix(".pls")
                 ? PLSLexicon.export(entries, language: target.code)
                 : entries.map { "\($0.word)\t\($0.ipa)\n" }.joined()
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            try AtomicFile.write(text, to: file)
             print("exported \(entries.count) entries to \(file)")
         }
     }

@@ -76,12 +76,14 @@ struct ListenCommand: AsyncParsableCommand {
             let models = ModelRegistry(userDirectory: directories.models)
             let tag = try await resolveLocale(registry, models: models, recognizer: recognizer)
             let options = try options()
+            // The header is checked before the model loads, and the file is read as it is recognized.
+            let audio = try file.map { try AudioFileStream(path: $0) }
             try await prepare(recognizer, locale: tag, options: options)
             let printer = UtterancePrinter(json: json, partial: partial)
-            guard let file else {
+            guard let audio else {
                 return try await listenLive(recognizer, locale: tag, printer: printer)
             }
-            let results = try await recognizer.transcribeFile(file, locale: tag, options: options, onEvent: printer.print)
+            let results = try await recognizer.transcribe(audio, locale: tag, options: options, onEvent: printer.print)
             if results.isEmpty { throw RecognitionError.emptyRecognition }
         }
     }
@@ -147,6 +149,10 @@ struct ListenCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: grammar, encoding: .utf8) else {
                 throw GrammarFileUnreadable(path: grammar)
             }
+            // PocketSphinx echoes a grammar it cannot parse to stdout, so what is plainly not JSGF stops here.
+            guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("#JSGF") else {
+                throw GrammarFileNotJSGF(path: grammar)
+            }
             options.hint = .grammar(text)
         } else if hint == .confirmation {
             options.hint = .confirmation
@@ -159,4 +165,10 @@ struct ListenCommand: AsyncParsableCommand {
 struct GrammarFileUnreadable: Error, CustomStringConvertible {
     var path: String
     var description: String { "cannot read the grammar file \(path); give a JSGF grammar saved as UTF-8 text" }
+}
+
+/// The `--grammar` file does not start with a `#JSGF` header.
+struct GrammarFileNotJSGF: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "\(path) is not a JSGF grammar: a grammar starts with a #JSGF header, e.g. #JSGF V1.0;" }
 }

@@ -103,7 +103,7 @@ import TestSupport
         #expect {
             try LocaleRegistry.load(from: ["/nonexistent/parley"])
         } throws: { error in
-            (error as? DataFileError)?.description == "/nonexistent/parley/locales.tsv: cannot be read as UTF-8 text"
+            (error as? DataFileError)?.description == "/nonexistent/parley/locales.tsv: does not exist"
         }
     }
 }

@@ -32,12 +32,17 @@ struct ConcurrentSaveTests {
         // A large file makes the write long enough to be interrupted often.
         try dictionaries.add(entries: (0..<5_000).map { DictionaryEntry(word: "seed\($0)", ipa: "sˈiːd") }, language: "en")
         var expected = try Self.keys(dictionaries)
-        let started = Date()
-        try Self.startAdd("calibration", directory: directory).waitUntilExit()
-        let fullRun = Date().timeIntervalSince(started)
-        expected.insert("calibration")
+        var fullRun = 0.0
         var (killed, completed) = (0, 0)
         for round in 0..<60 {
+            // Measured again every ten rounds: the other suites of this target run alongside
+            // and change how long a save takes.
+            if round % 10 == 0 {
+                let started = Date()
+                try Self.startAdd("calibration\(round)", directory: directory).waitUntilExit()
+                fullRun = max(fullRun, Date().timeIntervalSince(started))
+                expected.insert("calibration\(round)")
+            }
             let word = "word\(round)"
             let process = try Self.startAdd(word, directory: directory)
             Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `parley listen --file` on files that lie about themselves or are long.
+@Suite(.serialized)
+struct ListenFileSafetyTests {
+    /// `/usr/bin/time -f %M`: the peak resident memory, in KB, of `parley listen` on `path`.
+    static func peakMemory(listeningTo path: String) throws -> (kilobytes: Int, output: ProcessRunner.Output) {
+        let output = try ProcessRunner.run(["/usr/bin/time", "-f", "peak %M", ProcessRunner.parleyBinary, "listen",
+                                            "--recognizer", "pocketsphinx", "--file", path])
+        let line = try #require(output.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") })
+        return (try #require(Int(line.dropFirst(5))), output)
+    }
+
+    @Test("a WAV header claiming 1 Hz fails at once with one sentence, exit 1")
+    func oneHertzHeader() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var header = Data("RIFF".utf8)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
+        append(UInt32(36 + 200_000)); header += Data("WAVEfmt ".utf8)
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(1)); append(UInt32(2)); append(UInt16(2)); append(UInt16(16))
+        header += Data("data".utf8); append(UInt32(200_000))
+        let path = directory.appendingPathComponent("one-hertz.wav").path
+        try (header + Data(count: 200_000)).write(to: URL(fileURLWithPath: path))
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx", "--file", path])
+        #expect(output.status == 1)
+        #expect(output.stderr == "parley: cannot read audio from \(path): its header claims a sample rate of 1 Hz; Parley reads 4000 to 384000 Hz\n")
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test("ten minutes of stereo audio are read as they are recognized, not held whole")
+    func longFileIsStreamed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let long = directory.appendingPathComponent("long.wav").path
+        // 10 minutes of 16 kHz stereo: 77 MB as floats, 134 MB with the mono and 16-bit copies.
+        let made = try ProcessRunner.run(["sox", "-n", "-r", "16000", "-c", "2", "-b", "16", long, "trim", "0", "600"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let short = try Self.peakMemory(listeningTo: Fixtures.recording("goforward.raw"))
+        #expect(short.output.stdout == "go forward ten meters\n")
+        let longRun = try Self.peakMemory(listeningTo: long)
+        #expect(longRun.output.stderr.hasPrefix("parley: no speech was recognized"))
+        #expect(longRun.kilobytes - short.kilobytes < 30_000, "peak \(longRun.kilobytes) KB against \(short.kilobytes) KB")
+    }
+
+    @Test("--grammar with a file that is not JSGF fails with one sentence and prints nothing of it")
+    func grammarNotJSGF() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx",
+                                            "--file", Fixtures.recording("goforward.raw"), "--grammar", "/etc/passwd"])
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr == "parley: /etc/passwd is not a JSGF grammar: a grammar starts with a #JSGF header, e.g. #JSGF V1.0;\n")
+    }
+}
