@@ -25,10 +25,17 @@ struct OpeningMarks {
                     index += 1
                 }
             }
-            if Self.sentenceEnds.contains(character) || marks[character] != nil { sentenceStart = index + 1 }
+            if endsSentence(characters, at: index) { sentenceStart = index + 1 }
             index += 1
         }
         return String(characters)
+    }
+
+    /// A closing mark always ends a sentence; `.` and `…` only before a blank or the end ("3.5" does not).
+    private func endsSentence(_ characters: [Character], at index: Int) -> Bool {
+        if marks[characters[index]] != nil { return true }
+        guard Self.sentenceEnds.contains(characters[index]) else { return false }
+        return index + 1 == characters.count || characters[index + 1].isWhitespace
     }
 
     /// Where the clause ending at `end` starts: after the sentence's last clause break

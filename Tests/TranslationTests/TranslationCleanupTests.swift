@@ -26,6 +26,10 @@ import Testing
         #expect(spanish.apply(to: "Hola. Qué hora es?", language: "es").text == "Hola. ¿Qué hora es?")
     }
 
+    @Test func aDecimalPointDoesNotEndASentence() {
+        #expect(spanish.apply(to: "Cuesta 3.5 euros?", language: "es").text == "¿Cuesta 3.5 euros?")
+    }
+
     @Test func anExistingOpeningMarkIsKept() {
         let result = spanish.apply(to: "¿Dónde está?", language: "es")
         #expect(result.text == "¿Dónde está?")
