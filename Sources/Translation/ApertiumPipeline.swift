@@ -9,6 +9,10 @@ import Logging
 /// failure is reported. All process work runs on one serial dispatch queue —
 /// the pipeline's single owner — so blocking reads never occupy Swift's
 /// cooperative threads, and sentences for one pipeline never interleave.
+///
+/// A pipeline whose tagger changed while translating a sentence (see
+/// `TaggerDrift`) is replaced right after answering, so the same sentence
+/// always gets the same translation, whatever came before it.
 final class ApertiumPipeline: @unchecked Sendable {  // its state is touched only on its serial queue
     /// What the pipeline prints.
     enum Form: String, Sendable {
@@ -25,6 +29,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private let queue: DispatchQueue
     /// Touched only on `queue`.
     private var process: PipelineProcess?
+    /// Whether `process` has answered a request yet (its first one may still wait for the dictionaries); touched only on `queue`.
+    private var processHasAnswered = false
     /// The mode's pipeline text, read once; touched only on `queue`.
     private var script: String?
     /// The number of the last request sent; touched only on `queue`.
@@ -76,8 +82,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     }
 
     private func exchange(_ text: String) throws -> String {
-        let isFresh = process == nil
         let running = try runningProcess()
+        let isFresh = !processHasAnswered
         frame += 1
         let request = ApertiumStreamFormat.encode(text, frame: frame)
         let timeout = limits.timeout(characters: text.count) + (isFresh ? limits.startupTimeout : 0)
@@ -85,22 +91,39 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         guard let translation = ApertiumStreamFormat.decode(answer, frame: frame) else {
             throw PipelineFailure.outOfStep
         }
+        processHasAnswered = true
         if running.isOutOfStep {
             logger.warning("\(direction.name) \(form.rawValue): bytes after the answer; restarting before the next sentence")
             discardProcess()
+        } else if TaggerDrift.hasDrifted(errorOutput: running.takeErrorOutput()) {
+            let drifted = running.processGroup
+            queue.async { self.replaceDriftedProcess(group: drifted) }
         }
         return translation.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func runningProcess() throws -> PipelineProcess {
         if let process { return process }
-        let script = try self.script ?? ApertiumEnvironment.pipelineScript(modeFile: direction.modeFile)
+        let script = try self.script ?? TaggerDrift.reporting(ApertiumEnvironment.pipelineScript(modeFile: direction.modeFile))
         self.script = script
         let started = try PipelineProcess(script: script, arguments: [form.rawValue, ""],
                                           environment: ApertiumEnvironment.forPipeline())
         logger.debug("started \(direction.name) \(form.rawValue) as process group \(started.processGroup)")
         process = started
+        processHasAnswered = false
         return started
+    }
+
+    /// Runs after the answer has been handed back: ends the drifted process (process
+    /// group `group`) and starts its replacement at once, so its dictionaries load
+    /// while the next sentence is awaited.
+    private func replaceDriftedProcess(group: Int32) {
+        guard process?.processGroup == group else { return }
+        logger.debug("\(direction.name) \(form.rawValue): the tagger met a new ambiguity class; replacing the pipeline")
+        discardProcess(grace: 0.5)
+        do { _ = try runningProcess() } catch {
+            logger.warning("\(direction.name) \(form.rawValue): \(error); starting again with the next sentence")
+        }
     }
 
     /// Ends the running process. A failed one is killed at once (`grace` 0);

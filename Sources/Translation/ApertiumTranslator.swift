@@ -4,8 +4,13 @@ public import ParleyCore
 
 /// A translation with Apertium's unknown-word marks kept beside the clean text.
 public struct MarkedTranslation: Sendable, Hashable {
-    /// The clean result: text identical to `apertium -u`, and the unknown words.
+    /// The clean result: the text (Apertium's, tidied by the target language's
+    /// clean-up rules) and the unknown words.
     public var result: TranslationResult
+    /// Apertium's text before the clean-up: identical to `apertium -u`.
+    public var rawText: String
+    /// The clean-up rules that changed the text (`opening-mark`, `capitalize-first`…); empty when none did.
+    public var cleanups: [String] = []
     /// The text with marks, identical to `apertium DIRECTION`; nil when marks are turned off.
     public var markedText: String?
     /// The unknown words with what each mark means.
@@ -38,13 +43,16 @@ public actor ApertiumTranslator: Translator {
         public var limits: TranslationLimits
         /// Whether to run the marked pipeline that finds unknown words.
         public var reportsUnknownWords: Bool
+        /// The per-language tidying of Apertium's text (none by default: the text is `apertium -u`'s).
+        public var cleanup: TranslationCleanup
 
         /// Creates a configuration; the defaults use Debian's modes directory and report unknown words.
         public init(modesDirectory: String = ApertiumModes.defaultDirectory, limits: TranslationLimits = TranslationLimits(),
-                    reportsUnknownWords: Bool = true) {
+                    reportsUnknownWords: Bool = true, cleanup: TranslationCleanup = TranslationCleanup()) {
             self.modesDirectory = modesDirectory
             self.limits = limits
             self.reportsUnknownWords = reportsUnknownWords
+            self.cleanup = cleanup
         }
     }
 
@@ -71,7 +79,7 @@ public actor ApertiumTranslator: Translator {
         (try? direction(from: source, to: target)) != nil
     }
 
-    /// Translates `text`: the clean text equals `apertium -u`'s, and the unknown words are listed beside it.
+    /// Translates `text`: the text is `apertium -u`'s after the configured clean-up, and the unknown words are listed beside it.
     /// Throws `TranslationError` for a missing direction, refused text, or a pipeline that failed twice.
     public func translate(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> TranslationResult {
         try await translateMarked(text, from: source, to: target).result
@@ -82,10 +90,14 @@ public actor ApertiumTranslator: Translator {
         let session = try session(from: source, to: target)
         try validate(text)
         guard !text.allSatisfy(\.isWhitespace) else {
-            return MarkedTranslation(result: TranslationResult(source: text, text: ""), markedText: nil,
+            return MarkedTranslation(result: TranslationResult(source: text, text: ""), rawText: "", markedText: nil,
                                      unknownWords: [], direction: session.direction.name)
         }
-        return try await session.translate(text)
+        var translation = try await session.translate(text)
+        let cleaned = configuration.cleanup.apply(to: translation.rawText, language: target.language)
+        translation.result.text = cleaned.text
+        translation.cleanups = cleaned.applied
+        return translation
     }
 
     /// Starts both pipelines of the direction between `source` and `target` and warms them

@@ -27,7 +27,7 @@ final class DirectionSession: Sendable {
         let marks = await markedText
         let unknown = marks.map { UnknownWordScanner.unknownWords(marked: $0, clean: cleanText) } ?? []
         return MarkedTranslation(result: TranslationResult(source: text, text: cleanText, unknownWords: unknown.map(\.word)),
-                                 markedText: marks, unknownWords: unknown, direction: direction.name)
+                                 rawText: cleanText, markedText: marks, unknownWords: unknown, direction: direction.name)
     }
 
     func prepare() async throws {

@@ -46,6 +46,8 @@ final class PipelineProcess {
     private let errors: Int32
     private var received: [UInt8] = []
     private var errorTail: [UInt8] = []
+    /// Stderr bytes not yet taken by `takeErrorOutput()`, bounded like `errorTail`.
+    private var untakenErrors: [UInt8] = []
     private var errorsOpen = true
     private var terminated = false
 
@@ -123,6 +125,16 @@ final class PipelineProcess {
         String(decoding: errorTail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// What the stages wrote on stderr since the last call, including what is waiting in the pipe now.
+    ///
+    /// A stage writes its stderr before the output it goes on to flush, so once an
+    /// answer has arrived, everything written while making it can be read here.
+    func takeErrorOutput() -> String {
+        while errorsOpen, readErrors() > 0 {}
+        defer { untakenErrors = [] }
+        return String(decoding: untakenErrors, as: UTF8.self)
+    }
+
     /// One `poll` round: writes what the pipeline accepts, reads what it printed.
     private func waitAndTransfer(_ request: [UInt8], written: inout Int, milliseconds: Int32) throws {
         var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
@@ -147,9 +159,14 @@ final class PipelineProcess {
         if count == 0 { throw PipelineFailure.exited(lastErrorOutput) }
     }
 
-    private func readErrors() {
-        let count = (try? readAvailable(errors) { errorTail = Array((errorTail + $0).suffix(2048)) }) ?? 0
+    @discardableResult
+    private func readErrors() -> Int {
+        let count = (try? readAvailable(errors) {
+            errorTail = Array((errorTail + $0).suffix(2048))
+            untakenErrors = Array((untakenErrors + $0).suffix(4096))
+        }) ?? 0
         if count == 0 { errorsOpen = false }
+        return count
     }
 
     /// Reads what is there; returns 0 at end of file, -1 when nothing was ready.

@@ -4,6 +4,7 @@ import ArgumentParser
 let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
     TranslationBenchmark.self,
+    QualityBenchmark.self,
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
     WhisperBenchmark.self,

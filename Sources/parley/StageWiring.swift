@@ -53,7 +53,9 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
 /// Apertium, one process per direction.
 private func makeTranslator(_ request: StageRequest) -> ApertiumTranslator {
     let packages = (try? ApertiumPackageIndex.load(from: request.directories.layered)) ?? ApertiumPackageIndex()
-    return ApertiumTranslator(locales: request.registry.catalog, packages: packages)
+    let cleanup = (try? TranslationCleanup.load(from: request.directories.layered)) ?? TranslationCleanup()
+    return ApertiumTranslator(locales: request.registry.catalog, packages: packages,
+                              configuration: .init(cleanup: cleanup))
 }
 
 /// Starts both directions now, so the first sentence does not pay for loading

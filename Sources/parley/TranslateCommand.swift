@@ -31,8 +31,11 @@ struct TranslateCommand: AsyncParsableCommand {
     @Flag(help: "Print the unknown words of each sentence on stderr.")
     var unknown = false
 
-    @Flag(help: "Print one JSON object per sentence: source, text, unknown_words, marked, direction.")
+    @Flag(help: "Print one JSON object per sentence: source, text, raw, cleanup, unknown_words, marked, direction.")
     var json = false
+
+    @Flag(help: "Print Apertium's text without the target language's clean-up (exactly `apertium -u`).")
+    var raw = false
 
     @Argument(help: "The text to translate (default: each line of standard input).")
     var text: [String] = []
@@ -67,9 +70,11 @@ struct TranslateCommand: AsyncParsableCommand {
         let registry = try common.localeRegistry()
         let source = try registry.resolve(from, for: .recognition)
         let target = try registry.resolve(to, for: .synthesis)
-        let packages = try ApertiumPackageIndex.load(from: common.directories().layered)
+        let directories = try common.directories().layered
+        let packages = try ApertiumPackageIndex.load(from: directories)
+        let cleanup = raw ? TranslationCleanup() : try TranslationCleanup.load(from: directories)
         let translator = ApertiumTranslator(locales: registry.catalog, packages: packages,
-                                            configuration: .init(reportsUnknownWords: unknown || json))
+                                            configuration: .init(reportsUnknownWords: unknown || json, cleanup: cleanup))
         _ = try translator.direction(from: source, to: target)
         return (translator, source, target)
     }
@@ -100,6 +105,10 @@ struct TranslationPrinter {
     struct Line: Encodable {
         var source: String
         var text: String
+        /// Apertium's text before the clean-up: exactly `apertium -u`.
+        var raw: String
+        /// The clean-up rules that changed `raw` into `text`.
+        var cleanup: [String]
         var unknown_words: [String]
         var marked: String?
         var direction: String
@@ -111,7 +120,7 @@ struct TranslationPrinter {
         }
         guard json else { return write(translation.result.text) }
         let line = Line(source: translation.result.source, text: translation.result.text,
-                        unknown_words: translation.result.unknownWords, marked: translation.markedText,
+                        raw: translation.rawText, cleanup: translation.cleanups, unknown_words: translation.result.unknownWords, marked: translation.markedText,
                         direction: translation.direction)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

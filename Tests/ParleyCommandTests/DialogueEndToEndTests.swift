@@ -16,9 +16,9 @@ struct DialogueEndToEndTests {
             .filter { !$0.isEmpty }
     }
 
+    /// What `apertium -u PAIR` prints for `text`, after the clean-up the dialogue applies too.
     private func apertium(_ text: String, _ pair: String) throws -> String {
-        try ProcessRunner.run(["apertium", "-u", pair], input: Data((text + "\n").utf8))
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ApertiumReference.cleaned(pair, text)
     }
 
     private func turns(_ path: String) throws -> [[String: Any]] {

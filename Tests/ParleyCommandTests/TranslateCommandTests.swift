@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `parley translate` end to end, compared with the `apertium` command.
+/// `parley translate` end to end, compared with the `apertium` command: the
+/// text with its output after the shipped clean-up, `--raw` and the JSON `raw`
+/// field with its output unchanged.
 @Suite struct TranslateCommandTests {
-    /// What `apertium -u DIRECTION` prints for one line, spawned anew.
+    /// What `apertium -u DIRECTION` prints for one line, spawned anew, after the clean-up.
     func apertium(_ direction: String, _ line: String) throws -> String {
-        try ProcessRunner.run(["apertium", "-u", direction], input: Data((line + "\n").utf8))
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ApertiumReference.cleaned(direction, line)
     }
 
     @Test func translatesEveryStandardInputLineInOrder() throws {
@@ -33,7 +34,28 @@ import TestSupport
         let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         #expect(object?["unknown_words"] as? [String] == ["xyzzy"])
         #expect(object?["text"] as? String == (try apertium("eng-spa", "I have a xyzzy.")))
+        #expect(object?["raw"] as? String == (try ApertiumReference.raw("eng-spa", "I have a xyzzy.")))
         #expect(object?["direction"] as? String == "eng-spa")
+    }
+
+    @Test func jsonReportsTheCleanupApplied() throws {
+        let sentence = "Is there a bank near the hotel?"
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es", "--json"],
+                                           input: Data((sentence + "\n").utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let raw = try ApertiumReference.raw("eng-spa", sentence)
+        #expect(object?["raw"] as? String == raw)
+        #expect(object?["text"] as? String == "¿" + raw)
+        #expect(object?["cleanup"] as? [String] == ["opening-mark"])
+    }
+
+    @Test func rawPrintsExactlyTheApertiumCommand() throws {
+        let lines = ["Is there a bank near the hotel?", "Where is the train station?"]
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es", "--raw"],
+                                           input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == (try lines.map { try ApertiumReference.raw("eng-spa", $0) + "\n" }.joined()))
     }
 
     @Test func unknownPrintsTheMarkedWordsOnStandardError() throws {

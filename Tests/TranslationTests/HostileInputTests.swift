@@ -43,9 +43,9 @@ import Translation
         for direction in [("eng-spa", TranslationFixtures.english, TranslationFixtures.spanish),
                           ("spa-eng_US", TranslationFixtures.spanish, TranslationFixtures.english)] {
             let result = try await translator.translate(text, from: direction.1, to: direction.2)
-            #expect(result.text == (try TranslationFixtures.apertium(direction.0, text)), "\(name), \(direction.0)")
+            #expect(result.text == (try TranslationFixtures.cleanedApertium(direction.0, text)), "\(name), \(direction.0)")
             let next = try await translator.translate(Self.follower, from: direction.1, to: direction.2)
-            #expect(next.text == (try TranslationFixtures.apertium(direction.0, Self.follower)))
+            #expect(next.text == (try TranslationFixtures.cleanedApertium(direction.0, Self.follower)))
         }
     }
 
@@ -58,7 +58,7 @@ import Translation
         }
         #expect(error.map { "\($0)" }?.contains("NUL") == true)
         let next = try await translator.translate(Self.follower, from: TranslationFixtures.english, to: TranslationFixtures.spanish)
-        #expect(next.text == (try TranslationFixtures.apertium("eng-spa", Self.follower)))
+        #expect(next.text == (try TranslationFixtures.cleanedApertium("eng-spa", Self.follower)))
     }
 
     @Test func textOverTheLimitIsRefusedWithTheLimit() async throws {

@@ -25,14 +25,24 @@ enum TranslationFixtures {
         (try? ApertiumPackageIndex.load(from: [DataDirectories.sourceTreeDataDirectory])) ?? ApertiumPackageIndex()
     }()
 
+    /// The shipped clean-up rules, from the source tree.
+    static let cleanup: TranslationCleanup = {
+        do {
+            return try TranslationCleanup.load(from: [DataDirectories.sourceTreeDataDirectory])
+        } catch {
+            fatalError("the shipped clean-up rules do not load: \(error)")
+        }
+    }()
+
     /// A translator shared by the tests that do not disturb its processes.
-    static let translator = ApertiumTranslator(locales: registry.catalog, packages: packages)
+    static let translator = ApertiumTranslator(locales: registry.catalog, packages: packages,
+                                               configuration: .init(cleanup: cleanup))
 
     /// A translator of its own, for tests that kill or stop pipelines.
     static func privateTranslator(limits: TranslationLimits = TranslationLimits(),
                                   modesDirectory: String = ApertiumModes.defaultDirectory) -> ApertiumTranslator {
         ApertiumTranslator(locales: registry.catalog, packages: packages,
-                           configuration: .init(modesDirectory: modesDirectory, limits: limits))
+                           configuration: .init(modesDirectory: modesDirectory, limits: limits, cleanup: cleanup))
     }
 
     /// Everyday English sentences (greetings, directions, shopping, numbers, questions).
@@ -45,6 +55,12 @@ enum TranslationFixtures {
             .appendingPathComponent("Sentences").appendingPathComponent(file)
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
+    }
+
+    /// What `apertium -u DIRECTION` prints for `text`, tidied by the shipped clean-up for the direction's target.
+    static func cleanedApertium(_ direction: String, _ text: String) throws -> String {
+        let target = direction.hasPrefix("eng-") ? "es" : "en"
+        return cleanup.apply(to: try apertium(direction, text), language: target).text
     }
 
     /// What `printf '%s\n' TEXT | apertium [-u] DIRECTION` prints, trimmed: spawned anew for every call.
