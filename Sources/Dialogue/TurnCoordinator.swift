@@ -86,6 +86,7 @@ public actor TurnCoordinator {
         await closeGate(cancelling: request)
         if wasSpeaking { await stopSpeech() }
         await stages.shutdown()
+        flushTranscript()
         continuation.finish()
         transcript.close()
     }
