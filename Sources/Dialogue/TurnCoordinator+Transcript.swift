@@ -1,7 +1,31 @@
 extension TurnCoordinator {
-    /// Writes a finished turn to the transcript; a failed write is reported.
+    /// Writes a finished turn to the transcript. A failed write is reported once;
+    /// the turn waits and is written, with any others, when the file takes them again.
     func write(_ entry: TranscriptEntry) {
-        if let error = transcript.append(entry.jsonLine) { emit(.error(String(describing: error))) }
+        reportTranscript(transcript.append(entry.jsonLine))
+    }
+
+    func reportTranscript(_ outcome: TranscriptLog.Outcome) {
+        switch outcome {
+        case .written, .stillFailing:
+            break
+        case let .failed(error):
+            emit(.error(String(describing: error)))
+        case let .caughtUp(count):
+            if count > 0, let path = transcript.writer?.path {
+                emit(.notice("transcript: \(path) takes lines again; \(count) waiting \(count == 1 ? "turn was" : "turns were") written"))
+            }
+        }
+    }
+
+    /// The conversation is ending: lines still waiting get a last chance, and
+    /// are reported when the file still does not take them.
+    func flushTranscript() {
+        reportTranscript(transcript.flush())
+        let waiting = transcript.unwrittenLines.count
+        if waiting > 0, let path = transcript.writer?.path {
+            emit(.error("\(waiting) \(waiting == 1 ? "turn" : "turns") could not be written to the transcript \(path)"))
+        }
     }
 
     /// `:transcript FILE`: writes the turns so far to `path` and goes on writing there.

@@ -107,13 +107,18 @@ extension TurnCoordinator {
         epoch.advance()
         turnTask = nil
         activeTurn = nil
+        record(draft)
+        await beginTurn(draft.side.other)
+    }
+
+    /// Numbers a finished turn, writes it to the transcript and reports it.
+    func record(_ draft: TurnDraft) {
         finishedTurns += 1
         if let entry = draft.entry(number: finishedTurns) {
             write(entry)
             lastSpoken = (entry.translation, draft.side.other)
             emit(.turnFinished(entry))
         }
-        await beginTurn(draft.side.other)
     }
 
     /// Ctrl-C: stops what is happening now. Listening, recognizing, correcting

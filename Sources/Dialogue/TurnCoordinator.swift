@@ -74,18 +74,26 @@ public actor TurnCoordinator {
     }
 
     /// Ends the conversation now: stops listening and speaking, shuts the stages
-    /// down, closes the event stream.
+    /// down, closes the event stream. A turn whose translation is being spoken
+    /// is written, as with Ctrl-C (Ctrl-D, SIGTERM, SIGHUP and `:quit` end here).
     public func stop() async {
         guard state != .ended else { return }
         let request = detachListening()
         turnTask?.cancel()
         turnTask = nil
         let wasSpeaking = { if case .speaking = state { true } else { false } }()
+        let spokenTurn = wasSpeaking ? activeTurn.flatMap { $0.translation == nil ? nil : $0 } : nil
+        activeTurn = nil
         setState(.ended)
         backgroundTasks.forEach { $0.cancel() }
         await closeGate(cancelling: request)
         if wasSpeaking { await stopSpeech() }
+        if var draft = spokenTurn {
+            draft.times.speakEnd = clock.now()
+            record(draft)
+        }
         await stages.shutdown()
+        flushTranscript()
         continuation.finish()
         transcript.close()
     }

@@ -10,7 +10,7 @@ public enum ReplInput: Sendable, Equatable {
     case endOfInput
     /// Ctrl-C.
     case interrupt
-    /// SIGTERM.
+    /// SIGTERM, or SIGHUP (the terminal closed).
     case terminate
 }
 

@@ -9,8 +9,8 @@ nonisolated(unsafe) private var signalWriteDescriptor: Int32 = -1
 /// thread. The handlers are in place when `install()` returns, and the pipe
 /// keeps a signal until it is read. One signal pipe is installed at a time.
 public final class SignalPipe: Sendable {
-    /// What the terminal forwards: Ctrl-C, termination, and a resized window.
-    public static let terminalSignals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]
+    /// What the terminal forwards: Ctrl-C, termination, the terminal closing, and a resized window.
+    public static let terminalSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
     /// The signals forwarded.
     public let signals: [Int32]
     private let pipe: WakePipe

@@ -1,5 +1,6 @@
 import Dialogue
 import DialogueTestSupport
+import Foundation
 import ParleyCoreFakes
 import ParleyCore
 import Testing
@@ -77,5 +78,25 @@ struct CancelTests {
         try await rig.start()
         await rig.coordinator.cancel()
         #expect(await rig.coordinator.state == .idle(.a))
+    }
+
+    /// Ending the conversation (Ctrl-D, SIGTERM, SIGHUP, :quit) while a translation
+    /// is spoken stops the speech and writes that turn, as Ctrl-C does.
+    @Test(.timeLimit(.minutes(1)))
+    func stoppingWhileSpeakingWritesThatTurn() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("transcript-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(transcript: try TranscriptWriter(path: path))
+        try await rig.start()
+        rig.audio.holdPlayback(true)
+        await rig.coordinator.submitTyped("a long sentence")
+        try await rig.recorder.waitForState(.speaking(.b))
+        try await rig.waitUntil("drain called") { rig.audio.log.contains("drain") }
+        await rig.coordinator.stop()
+        #expect(rig.synthesizer.stopCount == 1)
+        let entry = try #require(try await rig.turns(1).first)
+        #expect(entry.text == "a long sentence" && entry.times.speakEnd != nil)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(#""text":"a long sentence""#) == true)
     }
 }

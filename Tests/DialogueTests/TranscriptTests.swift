@@ -113,4 +113,105 @@ struct TranscriptTests {
     @Test func anUnwritableTranscriptIsAnError() {
         #expect(throws: TranscriptError.self) { try TranscriptWriter(path: "/proc/parley/transcript.jsonl") }
     }
+
+    private func transcriptErrors(_ rig: TestRig) -> [String] {
+        rig.recorder.events.compactMap { if case let .error(text) = $0, text.contains("transcript") { text } else { nil } }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aFailingDeviceIsReportedOnceNeverReadBackAndTheTurnsAreKept() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: "/dev/full"))
+        try await rig.start()
+        for text in ["hello", "hola", "goodbye"] { await rig.coordinator.submitTyped(text) }
+        try await rig.turns(3)
+        #expect(transcriptErrors(rig).count == 1)
+        #expect(transcriptErrors(rig).first?.contains("/dev/full") == true)
+        await rig.coordinator.switchTranscript(to: path)
+        let texts = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map { $0?["text"] as? String }
+        #expect(texts == ["hello", "hola", "goodbye"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aDeviceThatNeverEndsIsNotReadBackWhenSwitching() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = TestRig(configure: { $0.usesMicrophone = false })
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        try await rig.turns(1)
+        await rig.coordinator.switchTranscript(to: "/dev/zero")
+        await rig.coordinator.submitTyped("hola")
+        try await rig.turns(2)
+        await rig.coordinator.switchTranscript(to: path)
+        let texts = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map { $0?["text"] as? String }
+        #expect(texts == ["hello", "hola"])
+        #expect(transcriptErrors(rig).isEmpty)
+    }
+
+    /// A full disk: a 16 KiB tmpfs, an earlier conversation filling most of the
+    /// transcript's first page, and a file taking the rest, so the next line fits only in part.
+    @Test(.timeLimit(.minutes(1)))
+    func aFullDiskLeavesNoPartialLineAndTheTurnsAreWrittenWhenSpaceReturns() async throws {
+        let mount = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: mount) }
+        guard run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", mount]) else {
+            Issue.record("cannot mount a tmpfs here (this test needs root)")
+            return
+        }
+        defer { _ = run(["umount", mount]) }
+        let path = mount + "/t.jsonl", filler = mount + "/filler", copy = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let earlier = #"{"turn":1,"text":"an earlier conversation \#(String(repeating: "x", count: 3900))"}"# + "\n"
+        try earlier.write(toFile: path, atomically: false, encoding: .utf8)
+        let fill = open(filler, O_WRONLY | O_CREAT, 0o600)
+        let page = [UInt8](repeating: 0x79, count: 4096)
+        while write(fill, page, page.count) > 0 {}
+        close(fill)
+
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: path))
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        await rig.coordinator.submitTyped("hola")
+        try await rig.turns(2)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == earlier, "no partial line is left")
+        #expect(transcriptErrors(rig).count == 1, "the full disk is reported once")
+
+        try FileManager.default.removeItem(atPath: filler)
+        await rig.coordinator.submitTyped("goodbye")
+        try await rig.turns(3)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 5 && lines.last == "", "four complete lines")
+        let texts = try lines.dropFirst().dropLast()
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map { $0?["text"] as? String }
+        #expect(texts == ["hello", "hola", "goodbye"])
+
+        await rig.coordinator.switchTranscript(to: copy)
+        #expect(try String(contentsOfFile: copy, encoding: .utf8).split(separator: "\n") == Array(lines.dropFirst().dropLast()))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func linesStillWaitingWhenTheConversationEndsAreReported() async throws {
+        let rig = TestRig(configure: { $0.usesMicrophone = false }, transcript: try TranscriptWriter(path: "/dev/full"))
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        try await rig.turns(1)
+        await rig.coordinator.stop()
+        try await rig.recorder.waitForMessage("1 turn could not be written to the transcript /dev/full")
+    }
+
+    private func run(_ command: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 }

@@ -16,6 +16,16 @@ struct DialogueEndToEndTests {
             .filter { !$0.isEmpty }
     }
 
+    /// `parley say --out` of `text` in `locale`, as 16 kHz samples (sox converts it, as the loopback records).
+    private func saidSamples(_ text: String, locale: String, in directory: URL) throws -> [Int16] {
+        let wav = directory.appendingPathComponent("say.wav").path, raw = directory.appendingPathComponent("say.raw").path
+        let said = try ProcessRunner.parley(["say", "--locale", locale, "--out", wav, text])
+        try #require(said.status == 0, "\(said.stderr)")
+        let converted = try ProcessRunner.run(["sox", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+        try #require(converted.status == 0, "\(converted.stderr)")
+        return try Fixtures.rawSamples(raw)
+    }
+
     /// What `apertium -u PAIR` prints for `text`, after the clean-up the dialogue applies too.
     private func apertium(_ text: String, _ pair: String) throws -> String {
         try ApertiumReference.cleaned(pair, text)
@@ -57,9 +67,13 @@ struct DialogueEndToEndTests {
         #expect(written[0]["side"] as? String == "A" && written[0]["input"] as? String == "speech")
         let agreement = references.map { wordAgreement(heard, $0) }.max() ?? 0
         #expect(agreement >= 0.6, "heard '\(heard)', the file decodes as \(references)")
-        #expect(written[0]["translation"] as? String == (try apertium(heard, "eng-spa")))
+        let translation = try apertium(heard, "eng-spa")
+        #expect(written[0]["translation"] as? String == translation)
         #expect(written[0]["target_locale"] as? String == "es-ES")
-        #expect(audibleSeconds(spanish) > 1, "the Spanish translation is heard on the speaker")
+        let expected = audibleSeconds(try saidSamples(translation, locale: "es-ES", in: directory))
+        let spoken = audibleSeconds(spanish)
+        #expect(expected > 1 && abs(spoken - expected) <= expected * 0.2,
+                "the speaker played \(spoken) s of speech; parley say makes \(expected) s of '\(translation)'")
 
         #expect(written[1]["side"] as? String == "B" && written[1]["input"] as? String == "typed")
         #expect(written[1]["text"] as? String == typed)

@@ -1,7 +1,9 @@
 // A test driver for the REPL: the real REPL module and coordinator on fake
 // stages, so terminal tests (tmux) and pipe tests can script speech.
 //
-//   parley-repl-harness [--history FILE] [--transcript FILE] [--manual] [--correct]
+//   parley-repl-harness [--history FILE] [--transcript FILE] [--manual] [--correct] [--hold-playback]
+//
+// With --hold-playback, speech never finishes playing: a turn stays being spoken.
 //
 // With PARLEY_HARNESS_CONTROL set to a FIFO, each line written to it makes the
 // fake microphone "hear" something: `speech`, `partial TEXT`, `final TEXT`.
@@ -18,6 +20,7 @@ func value(after flag: String) -> String? {
 }
 
 let audio = FakeAudio()
+if arguments.contains("--hold-playback") { audio.holdPlayback(true) }
 let recognizer = FakeRecognizer(locales: [LocaleTag("en-US")!, LocaleTag("es-ES")!])
 let stages = DialogueStages(source: audio, sink: audio, recognizer: recognizer,
                               translator: FakeTranslator(), synthesizer: FakeSynthesizer())

@@ -118,4 +118,36 @@ struct PipeModeTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").count == 1)
     }
+
+    /// Closing the terminal (SIGHUP) or SIGTERM while a translation is being spoken
+    /// keeps that turn: it is written, and the program leaves with status 0.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalWhileSpeakingWritesThatTurn(_ signal: Int32) throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: harnessBinary)
+        process.arguments = ["--transcript", transcript, "--hold-playback"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("one line\n".utf8))
+        var printed = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !String(decoding: printed, as: UTF8.self).contains("[es-ES] one line"), Date() < deadline {
+            printed.append(output.fileHandleForReading.availableData)
+        }
+        #expect(String(decoding: printed, as: UTF8.self).contains("[es-ES] one line"))
+        kill(process.processIdentifier, signal)
+        let exited = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < exited { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { process.terminate(); kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let lines = (try? String(contentsOfFile: transcript, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(lines.count == 1 && lines.first?.contains(#""text":"one line""#) == true)
+    }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `parley dialog` on a private audio server of the test server's kind that is
+/// killed and restarted under it (as in `ServerLossTests`), standard input a pipe.
+@Suite("Dialogue across a reconnect", .serialized)
+struct DialogueReconnectTests {
+    static let longLine = "Where is the station with the many platforms, the old clock and the long trains to the south of the country?"
+
+    private func server(_ action: String, _ directory: String) throws -> String {
+        let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, action, directory])
+        guard output.status == 0 else { throw ProcessRunner.Failure(message: "the private server did not \(action): \(output.stderr)") }
+        return output.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// The server goes while the side is listening, or while a translation is being spoken.
+    @Test(arguments: [false, true])
+    func endOfInputAfterAReconnectEndsTheConversationPromptly(whileSpeaking: Bool) throws {
+        let directory = try Fixtures.temporaryDirectory("parley-dialog-restart")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let serverDirectory = directory.appendingPathComponent("server").path
+        let line = try server("start", serverDirectory)
+        #expect(line.hasPrefix("PULSE_SERVER="))
+        let address = String(line.dropFirst("PULSE_SERVER=".count))
+        defer { _ = try? server("stop", serverDirectory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"],
+                                  environment: ["PULSE_SERVER": address])
+        try run.waitForLine { $0 == "A (en-US), your turn" }
+        run.send(whileSpeaking ? Self.longLine : "Where is the station?")
+        if whileSpeaking {
+            try run.waitForLine { $0.hasPrefix("→ es-ES:") }
+            Thread.sleep(forTimeInterval: 1)
+        } else {
+            try run.waitForLine { $0 == "B (es-ES), your turn" }
+        }
+        _ = try server("stop", serverDirectory)
+        try run.waitForLine(timeout: 20) { $0.contains("audio failed") }
+        _ = try server("start", serverDirectory)
+        try run.waitForLine(timeout: 30) { $0.contains("the audio server is back") }
+
+        let closed = Date()
+        let status = try run.finish(timeout: 10)
+        let seconds = Date().timeIntervalSince(closed)
+        #expect(status == 0)
+        #expect(seconds < 5, "parley took \(seconds) s to leave after the end of input")
+        let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(whileSpeaking ? "many platforms" : #""text":"Where is the station?""#) == true)
+    }
+}
