@@ -8,24 +8,7 @@ import TestSupport
 @Suite struct InterruptionTests {
     @Test func aPhoneStreamOnTheSameSinkCorksOurPlaybackUntilItEnds() async throws {
         if try TestAudioServer.isPipeWire { return try await onPipeWireAPhoneStreamPlaysAlongsideOurs() }
-        let device = try LoopbackDevice(label: "cork")
-        // As a music player: module-role-cork corks music when a phone stream starts.
-        let session = try await Harness.openSession(source: device.monitor, sink: device.sink) {
-            $0.playbackRole = "music"
-            $0.captureRole = "production"
-            $0.applicationName = "Parley cork test"
-        }
-        let recorder = EventRecorder(session)
-        for chunk in Harness.tone(frequency: 1_000, seconds: 12) { try await session.enqueue(chunk) }
-        try await Task.sleep(for: .milliseconds(300))
-        let callPath = try Self.callRecording()
-        let call = Task {
-            try await Harness.offPool {
-                try ProcessRunner.run(["paplay", "--device=\(device.sink)", "--property=media.role=phone",
-                                       "--raw", "--rate=16000", "--channels=1", "--format=s16le", callPath],
-                                      environment: TestAudioServer.environment())
-            }
-        }
+        let (session, recorder, call) = try await musicThenCall()
         #expect(await recorder.waitFor(timeout: 10) { $0 == .interrupted })
         #expect(await corked("Parley cork test", becomes: true))
         #expect(try await call.value.status == 0)
@@ -42,6 +25,24 @@ import TestSupport
         let load = try ProcessRunner.run(["pactl", "load-module", "module-role-cork"],
                                          environment: TestAudioServer.environment())
         #expect(load.status != 0, "module-role-cork loaded on PipeWire: \(load.stdout)")
+        let (session, recorder, call) = try await musicThenCall()
+        // While the call plays, our stream stays listed and uncorked.
+        var states: [Bool?] = []
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(400))
+            states.append(try? corkedState(of: "Parley cork test"))
+        }
+        #expect(states.allSatisfy { $0 == false }, "corked states during the call: \(states)")
+        #expect(try await call.value.status == 0)
+        try await Harness.within(30, "playback should drain") { try await session.drain() }
+        await session.close()
+        #expect(!recorder.events.contains(.interrupted), "\(recorder.events)")
+    }
+
+    /// Our session playing 12 s of music-role tone on a fresh sink, then, 300 ms in, another
+    /// application's phone-role call on the same sink (module-role-cork corks music for a phone
+    /// stream where it exists).
+    private func musicThenCall() async throws -> (AudioSession, EventRecorder, Task<ProcessRunner.Output, any Error>) {
         let device = try LoopbackDevice(label: "cork")
         let session = try await Harness.openSession(source: device.monitor, sink: device.sink) {
             $0.playbackRole = "music"
@@ -59,17 +60,7 @@ import TestSupport
                                       environment: TestAudioServer.environment())
             }
         }
-        // While the call plays, our stream stays listed and uncorked.
-        var states: [Bool?] = []
-        for _ in 0..<10 {
-            try await Task.sleep(for: .milliseconds(400))
-            states.append(try? corkedState(of: "Parley cork test"))
-        }
-        #expect(states.allSatisfy { $0 == false }, "corked states during the call: \(states)")
-        #expect(try await call.value.status == 0)
-        try await Harness.within(30, "playback should drain") { try await session.drain() }
-        await session.close()
-        #expect(!recorder.events.contains(.interrupted), "\(recorder.events)")
+        return (session, recorder, call)
     }
 
     /// The test recording three times over: an 8 s call, long enough to observe on a busy machine.
