@@ -94,7 +94,8 @@ var targets: [Target] = [
     .testTarget(
         name: "REPLTests",
         dependencies: [
-            "REPL", "Dialogue", "ParleyCoreFakes", "DialogueTestSupport", "TestSupport", "parley", "parley-repl-harness",
+            "REPL", "Dialogue", "ParleyCoreFakes", "DialogueTestSupport", "TestSupport", "TranslationReference", "parley",
+            "parley-repl-harness",
         ],
         swiftSettings: strict),
 
@@ -122,6 +123,8 @@ var targets: [Target] = [
     // Child processes and null sinks, for the tests and the benchmarks alike.
     .target(name: "ProcessHarness", path: "Tests/ProcessHarness", swiftSettings: strict),
     .target(name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strict),
+    .target(name: "TranslationReference", dependencies: ["Locales", "Translation", "ProcessHarness"],
+            path: "Tests/TranslationReference", swiftSettings: strict),
     .testTarget(
         name: "SystemLibraryTests",
         dependencies: [
@@ -129,7 +132,7 @@ var targets: [Target] = [
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strict),
-    .testTarget(name: "ParleyCommandTests", dependencies: ["parley", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "ParleyCommandTests", dependencies: ["parley", "TestSupport", "TranslationReference"], swiftSettings: strict),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TranslationReference
 import Testing
 
 /// `parley dialog` on the real engines and the private audio server, standard input a pipe.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TranslationReference
 
 /// `parley translate` end to end, compared with the `apertium` command: the
 /// text with its output after the shipped clean-up, `--raw` and the JSON `raw`

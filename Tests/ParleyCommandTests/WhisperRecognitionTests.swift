@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TranslationReference
 
 /// Whisper recognition end to end: the real worker, the real model that `make models`
 /// installed, the human recordings, and eSpeak NG's Spanish.

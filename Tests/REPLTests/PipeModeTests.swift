@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TranslationReference
 import Testing
 
 /// The built test harness: the REPL on fake engines (see Tests/REPLHarness).
@@ -39,9 +40,9 @@ struct PipeModeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
         let english = "Where is the train station?"
-        let reference = try ProcessRunner.run(["apertium", "-u", "eng-spa"], input: Data((english + "\n").utf8))
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let output = try ProcessRunner.parley(["--no-history", "--transcript", transcript],
+        // The dialogue speaks Apertium's text after the Spanish clean-up (¿ … ?).
+        let reference = try ApertiumReference.cleaned("eng-spa", english)
+        let output = try ProcessRunner.parley(["--no-history", "--typed-only", "--transcript", transcript],
                                               input: Data("\(english)\nMuchas gracias.\n".utf8),
                                               environment: ["XDG_STATE_HOME": directory.path])
         #expect(output.status == 0, "\(output.stderr)")
@@ -60,7 +61,7 @@ struct PipeModeTests {
     @Test func parleyCommandsOverAPipe() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try ProcessRunner.parley(["--no-history", "--no-transcript"], input: Data(":swp\n:b fr\n:languages\n".utf8),
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only"], input: Data(":swp\n:b fr\n:languages\n".utf8),
                                               environment: ["XDG_STATE_HOME": directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
@@ -76,7 +77,7 @@ struct PipeModeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let dictionaries = directory.appendingPathComponent("dict").path
         let input = ":dict add en zorblax ˈzɔːblæks\n:dict lookup en zorblax\n"
-        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--dictionaries", dictionaries],
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only", "--dictionaries", dictionaries],
                                               input: Data(input.utf8), environment: ["XDG_STATE_HOME": directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let direct = try ProcessRunner.parley(["dict", "lookup", "en", "zorblax", "--dictionaries", dictionaries])

@@ -1,12 +1,12 @@
 import Foundation
 import Locales
-import TestSupport
-import Translation
+import ProcessHarness
+public import Translation
 
 /// The `apertium` command as the reference for Parley's translations: its raw
 /// text, and that text after the shipped clean-up for the target language.
-enum ApertiumReference {
-    static let cleanup: TranslationCleanup = {
+public enum ApertiumReference {
+    public static let cleanup: TranslationCleanup = {
         do {
             return try TranslationCleanup.load(from: [DataDirectories.sourceTreeDataDirectory])
         } catch {
@@ -15,13 +15,13 @@ enum ApertiumReference {
     }()
 
     /// What `apertium -u DIRECTION` prints for one line, spawned anew, trimmed.
-    static func raw(_ direction: String, _ line: String) throws -> String {
+    public static func raw(_ direction: String, _ line: String) throws -> String {
         try ProcessRunner.run(["apertium", "-u", direction], input: Data((line + "\n").utf8))
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `raw(direction, line)` tidied by the clean-up for the direction's target language.
-    static func cleaned(_ direction: String, _ line: String) throws -> String {
+    public static func cleaned(_ direction: String, _ line: String) throws -> String {
         let target = direction.hasPrefix("eng-") ? "es" : "en"
         return cleanup.apply(to: try raw(direction, line), language: target).text
     }
