@@ -185,6 +185,9 @@ struct WhisperRecognitionTests {
         try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
         run.send("Good morning.")
         try run.waitForLine(timeout: 60) { $0.hasPrefix("B (es-ES), your turn") }
+        // The turn line follows the drain; the capture gate reopens after the playback tail has
+        // played, a moment later (longer through PipeWire's graph). B speaks after that moment.
+        Thread.sleep(forTimeInterval: 0.5)
         let english = try speaker.startRecording()
         try microphone.play(clip)
         try run.waitForLine(count: 2, timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
