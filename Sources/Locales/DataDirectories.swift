@@ -39,12 +39,26 @@ public struct DataDirectories: Sendable, Equatable {
                                 message: "Parley's data directory was not found (looked in \(candidates.joined(separator: ", "))); set PARLEY_DATA_DIR or reinstall")
         }
         let home = environment["HOME"] ?? NSHomeDirectory()
-        let dataHome = environment["XDG_DATA_HOME"].flatMap(nonEmpty) ?? "\(home)/.local/share"
         let stateHome = environment["XDG_STATE_HOME"].flatMap(nonEmpty) ?? "\(home)/.local/state"
         return DataDirectories(shipped: shipped,
-                               user: userOverride ?? "\(dataHome)/parley/dictionaries",
-                               models: modelsOverride ?? "\(dataHome)/parley/models",
+                               user: userOverride ?? "\(personalData(environment: environment))/dictionaries",
+                               models: modelsOverride ?? defaultModels(environment: environment),
                                state: "\(stateHome)/parley")
+    }
+
+    /// Where Parley keeps what a person edits or installs: `$XDG_DATA_HOME/parley`
+    /// (`~/.local/share/parley`); the Whisper environment lives here too.
+    public static func personalData(environment: [String: String]? = nil) -> String {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (environment["XDG_DATA_HOME"].flatMap(nonEmpty) ?? "\(home)/.local/share") + "/parley"
+    }
+
+    /// The models directory without `--models`: `$PARLEY_MODELS_DIR`, as `make models` uses it,
+    /// else `models` under `personalData`.
+    public static func defaultModels(environment: [String: String]? = nil) -> String {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        return environment["PARLEY_MODELS_DIR"].flatMap(nonEmpty) ?? "\(personalData(environment: environment))/models"
     }
 
     /// Shipped first, then the user's overrides: the order data is layered in.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locales
 import ParleyCore
 import ProcessHarness
 import Recognition
@@ -263,13 +264,10 @@ struct WhisperBenchSetup {
     var installation: WhisperInstallation
 
     static func discover() throws -> WhisperBenchSetup {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "\(NSHomeDirectory())/.local/share") + "/parley"
         let repository = FileManager.default.currentDirectoryPath
         let installation = WhisperInstallation.discover(shipped: "\(repository)/dictionaries",
-                                                        models: environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/models",
-                                                        dataHome: dataHome)
+                                                        models: DataDirectories.defaultModels(),
+                                                        dataHome: DataDirectories.personalData())
         if let problem = installation.problem { throw ValidationError("\(problem) is missing; run make models") }
         return WhisperBenchSetup(installation: installation)
     }

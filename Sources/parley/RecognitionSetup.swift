@@ -40,16 +40,9 @@ struct RecognitionChoiceOptions: ParsableArguments {
     }
 }
 
-/// Where Parley keeps what it installs for a person: `$XDG_DATA_HOME/parley`.
-func parleyDataHome(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
-    return "\(dataHome)/parley"
-}
-
 /// The Whisper parts found from `directories`.
 func whisperInstallation(_ directories: DataDirectories) -> WhisperInstallation {
-    WhisperInstallation.discover(shipped: directories.shipped, models: directories.models, dataHome: parleyDataHome())
+    WhisperInstallation.discover(shipped: directories.shipped, models: directories.models, dataHome: DataDirectories.personalData())
 }
 
 /// Both recognizers behind one router. Whisper is left out when it is not installed, unless

@@ -1,4 +1,5 @@
 import Foundation
+import Locales
 import Testing
 import TestSupport
 import TranslationReference
@@ -8,11 +9,7 @@ import TranslationReference
 @Suite("Whisper recognition", .serialized)
 struct WhisperRecognitionTests {
     /// The installed pinned model, where `scripts/install-whisper.sh` puts it.
-    static var installedModel: String {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(NSHomeDirectory())/.local/share"
-        return "\(environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/parley/models")/whisper-base"
-    }
+    static var installedModel: String { "\(DataDirectories.defaultModels())/whisper-base" }
 
     static let recordings: [(String, String)] = {
         var list = [("goforward.raw", "go forward ten meters"), ("something.raw", "go somewhere and do something")]

@@ -1,4 +1,5 @@
 import Foundation
+import Locales
 import ParleyCore
 @testable import Recognition
 import TestSupport
@@ -8,11 +9,9 @@ import Testing
 @Suite("Whisper worker", .serialized)
 struct WhisperWorkerTests {
     static func recognizer() throws -> WhisperRecognizer {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(NSHomeDirectory())/.local/share") + "/parley"
         let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
-                                                        models: environment["PARLEY_MODELS_DIR"] ?? "\(dataHome)/models",
-                                                        dataHome: dataHome)
+                                                        models: DataDirectories.defaultModels(),
+                                                        dataHome: DataDirectories.personalData())
         var tuning = WhisperRecognizer.Tuning()
         tuning.speculative = false
         tuning.partialResults = false
