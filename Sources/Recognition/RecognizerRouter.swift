@@ -65,7 +65,6 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     public let pocketsphinx: PocketSphinxRecognizer?
     private let preferences: RecognizerPreferences
     private let choices = Mutex<[String: RecognizerKind]>([:])
-    private let lastUsed = Mutex<[String: RecognizerKind]>([:])
 
     /// Creates a router; `forced` makes one engine serve every locale.
     public init(whisper: WhisperRecognizer?, pocketsphinx: PocketSphinxRecognizer?,
@@ -78,11 +77,6 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     /// Makes `kind` serve `locale`'s language from now on (`:recognizer A whisper`).
     public func choose(_ kind: RecognizerKind, for locale: LocaleTag) {
         choices.withLock { $0[locale.language] = kind }
-    }
-
-    /// The engine the last request for `locale` went to.
-    public func engine(lastUsedFor locale: LocaleTag) -> RecognizerKind? {
-        lastUsed.withLock { $0[locale.language] }
     }
 
     /// Every locale either engine serves.
@@ -114,7 +108,6 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         guard let kind = await engine(for: locale, hint: options.hint) else {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
-        lastUsed.withLock { $0[locale.language] = kind }
         switch kind {
         case .whisper: return try await whisper!.makeRequest(locale: locale, options: options, newStream: newStream)
         case .pocketsphinx: return try await pocketsphinx!.makeRequest(locale: locale, options: options, newStream: newStream)

@@ -23,11 +23,6 @@ public struct WhisperModelFolder: Sendable, Equatable {
     /// The weights file.
     public var weights: String { "\(path)/model.bin" }
 
-    /// Size of `model.bin` in bytes, nil when it is missing.
-    public var weightBytes: Int? {
-        (try? FileManager.default.attributesOfItem(atPath: weights))?[.size] as? Int
-    }
-
     /// Whether `path` holds the files of a CTranslate2 Whisper model.
     public static func looksLikeModel(_ path: String) -> Bool {
         let files = FileManager.default
