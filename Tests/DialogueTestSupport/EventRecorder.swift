@@ -49,10 +49,10 @@ public final class EventRecorder: Sendable {
         events.compactMap { if case let .turnFinished(entry) = $0 { return entry } else { return nil } }
     }
 
-    /// Waits until `condition` holds for the events so far; fails after ten seconds
+    /// Waits until `condition` holds for the events so far; fails after thirty seconds
     /// (a guard against a hang, not a timing requirement).
     public func waitFor(_ what: String, _ condition: ([DialogueEvent]) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while !condition(events) {
             guard Date() < deadline else { throw FakeFailure("never happened: \(what); events: \(events)") }
             try await Task.sleep(nanoseconds: 1_000_000)
