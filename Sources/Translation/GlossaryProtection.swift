@@ -6,7 +6,10 @@
 /// as it went in, where the term stood, while the rest of the sentence is
 /// translated as Apertium translates it. Its case carries the term's: a
 /// placeholder capitalised at the start of a sentence (by the input, Apertium
-/// or the clean-up) gives the target term a capital too.
+/// or the clean-up) gives the target term a capital too. An unknown word at
+/// the start of a sentence makes Apertium capitalise the word after it
+/// ("pqzxgloa is closed" → "pqzxgloa Está cerrado"); when the source word
+/// after the term was lower case, that capital is taken back.
 ///
 /// ```swift
 /// let protection = GlossaryProtection(text: "Where is the train station?", matches: matcher.terms(in: text))
@@ -22,6 +25,8 @@ public struct GlossaryProtection: Sendable {
     /// The terms replaced, in order; placeholder `n` stands for `matches[n]`.
     public let matches: [GlossaryMatcher.Match]
     private let prefix: String
+    /// The first match opens the sentence and the word after it is lower case.
+    private let leadsLowercaseWord: Bool
 
     /// Replaces every match in `text` by its placeholder, in the case the matched text was written in.
     public init(text: String, matches: [GlossaryMatcher.Match]) {
@@ -35,6 +40,13 @@ public struct GlossaryProtection: Sendable {
             characters.replaceSubrange(match.range, with: Array(placeholder))
         }
         protectedText = String(characters)
+        leadsLowercaseWord = usable.first.map { Self.leads($0.range, text: Array(text)) } ?? false
+    }
+
+    /// Whether `range` holds the first word of `text` and the next word starts with a lower-case letter.
+    private static func leads(_ range: Range<Int>, text: [Character]) -> Bool {
+        guard !text[..<range.lowerBound].contains(where: GlossaryMatcher.isWordCharacter) else { return false }
+        return text[range.upperBound...].first(where: GlossaryMatcher.isWordCharacter)?.isLowercase ?? false
     }
 
     /// `translated` with each placeholder replaced by its term's target (and a
@@ -44,15 +56,22 @@ public struct GlossaryProtection: Sendable {
         let characters = Array(translated)
         let lowered = characters.map { Character($0.lowercased()) }
         let prefixCharacters = Array(prefix)
-        var output = "", applied: [Int] = [], index = 0
+        var output = "", applied: [Int] = [], index = 0, lowersNextWord = false
         while index < characters.count {
             if let (number, end) = placeholder(in: lowered, at: index, prefix: prefixCharacters), number < matches.count {
                 if let last = output.last, "*@#".contains(last) { output.removeLast() }
+                lowersNextWord = number == 0 && leadsLowercaseWord && !output.contains(where: GlossaryMatcher.isWordCharacter)
                 output += Self.cased(matches[number].entry.target, asPlaceholder: String(characters[index..<end]))
                 if !applied.contains(number) { applied.append(number) }
                 index = end
             } else {
-                output.append(characters[index])
+                let character = characters[index]
+                if lowersNextWord, GlossaryMatcher.isWordCharacter(character) {
+                    output += character.lowercased()
+                    lowersNextWord = false
+                } else {
+                    output.append(character)
+                }
                 index += 1
             }
         }

@@ -47,12 +47,12 @@ public struct GlossaryTranslation: Sendable, Hashable {
 /// ```
 public actor GlossaryTranslator: MarkedTranslator {
     private let inner: any MarkedTranslator
-    private let store: GlossaryStore
+    private let store: GlossaryStore?
     private let logger: Logger
     private var loaded: [String: (stamp: FileStamp?, matcher: GlossaryMatcher)] = [:]
 
-    /// Wraps `inner`, reading the glossaries of `store`.
-    public init(wrapping inner: any MarkedTranslator, store: GlossaryStore, logger: Logger = Logger(label: "parley.glossary")) {
+    /// Wraps `inner`, reading the glossaries of `store` (none: every sentence goes to `inner` as it is).
+    public init(wrapping inner: any MarkedTranslator, store: GlossaryStore?, logger: Logger = Logger(label: "parley.glossary")) {
         self.inner = inner
         self.store = store
         self.logger = logger
@@ -124,6 +124,7 @@ public actor GlossaryTranslator: MarkedTranslator {
     /// The pair's matcher, read again when its file changed; a file that cannot be
     /// read leaves the glossary empty (with a warning) and translation goes on.
     private func matcher(from source: String, to target: String) -> GlossaryMatcher {
+        guard let store else { return GlossaryMatcher(entries: []) }
         let pair = "\(source)-\(target)"
         let stamp = FileStamp(path: store.path(from: source, to: target))
         if let cached = loaded[pair], cached.stamp == stamp { return cached.matcher }
