@@ -40,6 +40,10 @@ public enum GlossaryTBX {
                                               reason: "not well-formed XML (\(parser.parserError.map { ($0 as NSError).code }.map { "error \($0)" } ?? "unknown error"))")
         }
         if let failure = reader.failure { throw failure }
+        if let open = reader.openElements.last {
+            throw GlossaryError.importFailure(path: path, line: parser.lineNumber,
+                                              reason: "not well-formed XML (the file ends inside <\(open)>)")
+        }
         guard reader.sawRoot else { throw GlossaryError.importFailure(path: path, line: 0, reason: "not a TBX document (no martif or tbx element)") }
         return reader.entries
     }
@@ -56,6 +60,8 @@ private final class TBXReader: NSObject, XMLParserDelegate {
     var entries: [GlossaryEntry] = []
     var failure: GlossaryError?
     var sawRoot = false
+    /// The elements opened and not yet closed, outermost first.
+    var openElements: [String] = []
     private var terms: [String: String] = [:]
     private var isPhrase = false
     private var language: String?
@@ -71,6 +77,7 @@ private final class TBXReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
+        openElements.append(name)
         switch name {
         case "martif", "tbx": sawRoot = true
         case "termEntry", "conceptEntry": terms = [:]; isPhrase = false; entryLine = parser.lineNumber
@@ -86,6 +93,7 @@ private final class TBXReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if !openElements.isEmpty { openElements.removeLast() }
         switch name {
         case "term":
             if let language, terms[language] == nil { terms[language] = text }
