@@ -69,7 +69,7 @@ import TranslationReference
             (["add", "en", "es", "", "vacío"], "the source text is empty"),
             (["add", "en", "es", "car", " "], "the translation of 'car' is empty"),
             (["add", "en", "klingon", "car", "coche"], "unknown locale 'klingon'"),
-            (["add", "en", "fr", "car", "voiture"], "no Apertium translation from en-US to fr-FR"),
+            (["add", "en", "de", "car", "Auto"], "no Apertium translation from en-US to de-DE"),
             (["import", "en", "es", directory.appendingPathComponent("none.csv").path], "does not exist"),
         ]
         for (arguments, message) in cases {
