@@ -87,7 +87,8 @@ struct GlossaryBenchmark: AsyncParsableCommand {
             + "warm Apertium pipelines (clean + unknown words): alone, wrapped by `GlossaryTranslator` with an empty "
             + "glossary, and with \(terms) terms per language pair (made-up terms plus one word of every tenth "
             + "sentence, so \(applied) of the \(count) sentences had a term replaced by a placeholder and put back). "
-            + "Measured while other builds and tests shared the 2 cores, so absolute figures are high-side.")
+            + "The p90 is as high with no glossary as with one (probably the sentences that wait for Apertium's tagger "
+            + "to be replaced: docs/translation.md, \"Deterministic translation\"); the medians compare the glossary's own cost.")
         report.add("")
         let rows: [(String, Timings)] = [("Apertium alone", plain), ("glossary, 0 terms", none), ("glossary, \(terms) terms", full)]
         report.addTable(header: ["path", "median ms", "p90 ms", "median vs Apertium alone"], rows: rows.map { name, timings in
