@@ -49,13 +49,15 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var translation: String
     /// Words the translator did not know.
     public var unknownWords: [String]
+    /// The glossary and phrasebook entries the translation used (`source → target`); written only when there are some.
+    public var glossary: [String]
     /// When each step happened.
     public var times: TurnTimes
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
-                unknownWords: [String], times: TurnTimes) {
+                unknownWords: [String], glossary: [String] = [], times: TurnTimes) {
         self.turn = turn
         self.side = side
         self.locale = locale
@@ -65,6 +67,7 @@ public struct TranscriptEntry: Sendable, Hashable {
         self.targetLocale = targetLocale
         self.translation = translation
         self.unknownWords = unknownWords
+        self.glossary = glossary
         self.times = times
     }
 
@@ -81,6 +84,7 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("target_locale", string: targetLocale.description)
         json.field("translation", string: translation)
         json.field("unknown_words", strings: unknownWords)
+        if !glossary.isEmpty { json.field("glossary", strings: glossary) }
         json.field("times", object: timesObject)
         return json.finished
     }

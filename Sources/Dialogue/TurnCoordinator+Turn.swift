@@ -74,6 +74,7 @@ extension TurnCoordinator {
         activeTurn = draft
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
                           unknownWords: translation.unknownWords))
+        if !translation.glossaryEntries.isEmpty { emit(.notice("glossary: " + translation.glossaryEntries.joined(separator: "; "))) }
         if canSpeak {
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, token: token)

@@ -6,12 +6,15 @@ public struct TranslationResult: Sendable, Hashable, Codable {
     public var text: String
     /// Words the translator did not know and passed through untranslated.
     public var unknownWords: [String]
+    /// The glossary and phrasebook entries that decided part of the text, as `source → target`.
+    public var glossaryEntries: [String]
 
     /// Creates a result.
-    public init(source: String, text: String, unknownWords: [String] = []) {
+    public init(source: String, text: String, unknownWords: [String] = [], glossaryEntries: [String] = []) {
         self.source = source
         self.text = text
         self.unknownWords = unknownWords
+        self.glossaryEntries = glossaryEntries
     }
 }
 

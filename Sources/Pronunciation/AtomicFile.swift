@@ -83,7 +83,7 @@ public enum AtomicFile {
     }
 
     /// Runs `body` holding an exclusive `flock` on `path` (created if missing).
-    static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    public static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path, "cannot be opened to lock the dictionary") }
         defer { close(descriptor) }

@@ -19,6 +19,8 @@ public enum ReplCommand: Sendable, Equatable {
     case repeatLast
     /// `:dict …` — the pronunciation commands, arguments as typed.
     case dictionary([String])
+    /// `:glossary …` — the translation glossary commands, arguments as typed (quotes group words).
+    case glossary([String])
     /// `:transcript [FILE]` — show, or move to, the transcript file.
     case transcript(String?)
     /// `:languages` — what can be recognized, spoken and translated.
@@ -59,6 +61,7 @@ public enum CommandParser {
         ("say", "TEXT", "speak TEXT as it is, in the voice of the side whose turn it is"),
         ("repeat", "", "speak the last translation again"),
         ("dict", "list|add|remove|lookup|say LANG …", "show and edit the pronunciation dictionaries"),
+        ("glossary", "list|add|remove|lookup|import|export FROM TO …", "show and edit the translation glossaries and phrasebook"),
         ("transcript", "[FILE]", "show the transcript file, or save the transcript to FILE and go on there"),
         ("languages", "", "what can be recognized, spoken and translated here"),
         ("correct", "on|off", "offer recognized text for editing before it is translated"),
@@ -101,6 +104,7 @@ public enum CommandParser {
             return .say(rest)
         case "repeat": return try noArguments(.repeatLast, name, words)
         case "dict": return .dictionary(words)
+        case "glossary": return .glossary(try QuotedWords.split(rest))
         case "transcript":
             guard words.count <= 1 else { throw usageError(name) }
             return .transcript(rest.isEmpty ? nil : rest)

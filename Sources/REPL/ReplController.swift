@@ -23,6 +23,8 @@ public struct ReplServices: Sendable {
     public var languages: @Sendable () async -> String
     /// Runs `:dict …` with its arguments and returns what to print.
     public var dictionary: @Sendable ([String]) async -> String
+    /// Runs `:glossary …` with its arguments and returns what to print.
+    public var glossary: @Sendable ([String]) async -> String = { _ in "translation glossaries are unavailable" }
     /// Runs `:recognizer`: the locales of sides A and B, the side to change and the recognizer
     /// to choose (both nil to show); returns what to print.
     public var recognizer: @Sendable (_ a: LocaleTag, _ b: LocaleTag, _ side: DialogueSide?, _ name: String?) async -> String
@@ -133,6 +135,7 @@ public actor ReplController {
         case let .say(text): await coordinator.say(text)
         case .repeatLast: await coordinator.repeatLast()
         case let .dictionary(arguments): editor.printLine(await services.dictionary(arguments))
+        case let .glossary(arguments): editor.printLine(await services.glossary(arguments))
         case let .transcript(path): await transcript(path)
         case .languages: editor.printLine(await services.languages())
         case let .correction(on): await coordinator.setCorrection(on)

@@ -5,6 +5,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     // areas:
     TranslationBenchmark.self,
     QualityBenchmark.self,
+    GlossaryBenchmark.self,
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
     WhisperBenchmark.self,

@@ -95,7 +95,7 @@ struct DialogueCommand: AsyncParsableCommand {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
         let languages = Array(Set(sides.map(\.language))).sorted()
-        return ReplServices(
+        var services = ReplServices(
             resolveLocale: { try registry.resolve($0) },
             languages: { await languagesTable(common) },
             dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
@@ -104,6 +104,8 @@ struct DialogueCommand: AsyncParsableCommand {
             completion: CompletionSource(locales: locales, voices: await installedVoices(), dictionaryWords: {
                 dictionaryWords(languages: languages, directories: directories)
             }))
+        services.glossary = { await runDictionaryCommand($0, dictionaries: common.dictionaries, command: "glossary") }
+        return services
     }
 }
 

@@ -3,18 +3,18 @@ import Locales
 import ParleyCore
 import Pronunciation
 
-/// `:dict …` in the dialogue: runs `parley dict …` as a child of this same
+/// `:dict …` (and `:glossary …`, with `command`) in the dialogue: runs `parley dict …` as a child of this same
 /// binary and returns what it printed. The dictionary commands print as they
 /// go and save atomically; in a child process their output cannot cut through
 /// the prompt, and the REPL shows it as one block.
-func runDictionaryCommand(_ arguments: [String], dictionaries: String?) async -> String {
+func runDictionaryCommand(_ arguments: [String], dictionaries: String?, command: String = "dict") async -> String {
     guard let executable = DataDirectories.currentExecutablePath() else {
-        return "error: cannot find the parley binary to run `parley dict`"
+        return "error: cannot find the parley binary to run `parley \(command)`"
     }
     let extra = dictionaries.map { ["--dictionaries", $0] } ?? []
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["dict"] + arguments + (arguments.count >= 2 ? extra : [])
+    process.arguments = [command] + arguments + (arguments.count >= 2 ? extra : [])
     process.standardInput = FileHandle.nullDevice
     let output = Pipe()
     process.standardOutput = output
@@ -28,7 +28,7 @@ func runDictionaryCommand(_ arguments: [String], dictionaries: String?) async ->
                 continuation.resume(returning: String(decoding: data, as: UTF8.self)
                     .trimmingCharacters(in: .whitespacesAndNewlines))
             } catch {
-                continuation.resume(returning: "error: cannot run `parley dict`: \(error)")
+                continuation.resume(returning: "error: cannot run `parley \(command)`: \(error)")
             }
         }
     }

@@ -18,7 +18,7 @@ struct Parley: AsyncParsableCommand {
             """,
         subcommands: [
             DialogueCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
-            SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self, ModelsCommand.self,
+            SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self, GlossaryCommand.self, ModelsCommand.self,
         ],
         defaultSubcommand: DialogueCommand.self
     )

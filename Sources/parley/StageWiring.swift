@@ -40,7 +40,9 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
     let (recognizer, recognitionLimits) = await recognition
     let stages = DialogueStages(
         source: session, sink: session, audioEvents: session?.events,
-        recognizer: recognizer, translator: translator, synthesizer: synthesizer,
+        recognizer: recognizer,
+        translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: request.directories.user)),
+        synthesizer: synthesizer,
         limitations: audioLimits + recognitionLimits,
         shutdown: {
             await session?.close()

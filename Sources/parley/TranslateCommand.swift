@@ -31,11 +31,14 @@ struct TranslateCommand: AsyncParsableCommand {
     @Flag(help: "Print the unknown words of each sentence on stderr.")
     var unknown = false
 
-    @Flag(help: "Print one JSON object per sentence: source, text, raw, cleanup, unknown_words, marked, direction.")
+    @Flag(help: "Print one JSON object per sentence: source, text, raw, cleanup, unknown_words, marked, direction, glossary.")
     var json = false
 
     @Flag(help: "Print Apertium's text without the target language's clean-up (exactly `apertium -u`).")
     var raw = false
+
+    @Flag(name: .customLong("no-glossary"), help: "Translate without your glossary and phrasebook (`parley glossary`).")
+    var noGlossary = false
 
     @Argument(help: "The text to translate (default: each line of standard input).")
     var text: [String] = []
@@ -56,17 +59,17 @@ struct TranslateCommand: AsyncParsableCommand {
     }
 
     /// Translates TEXT, or every line of standard input; returns how many lines failed.
-    private func translate(with translator: ApertiumTranslator, from source: LocaleTag, to target: LocaleTag) async throws -> Int {
+    private func translate(with translator: GlossaryTranslator, from source: LocaleTag, to target: LocaleTag) async throws -> Int {
         let printer = TranslationPrinter(json: json, showsUnknownWords: unknown)
         guard text.isEmpty else {
-            try printer.print(await translator.translateMarked(text.joined(separator: " "), from: source, to: target))
+            try printer.print(await translator.translateWithGlossary(text.joined(separator: " "), from: source, to: target))
             return 0
         }
         return await translateLines(with: translator, from: source, to: target, printer: printer)
     }
 
     /// The translator and the resolved locales; fails at once when the direction is missing.
-    private func makeTranslator() throws -> (ApertiumTranslator, LocaleTag, LocaleTag) {
+    private func makeTranslator() throws -> (GlossaryTranslator, LocaleTag, LocaleTag) {
         let registry = try common.localeRegistry()
         let source = try registry.resolve(from, for: .recognition)
         let target = try registry.resolve(to, for: .synthesis)
@@ -76,16 +79,17 @@ struct TranslateCommand: AsyncParsableCommand {
         let translator = ApertiumTranslator(locales: registry.catalog, packages: packages,
                                             configuration: .init(reportsUnknownWords: unknown || json, cleanup: cleanup))
         _ = try translator.direction(from: source, to: target)
-        return (translator, source, target)
+        let glossaries = noGlossary ? nil : GlossaryStore(directory: try common.directories().user)
+        return (GlossaryTranslator(wrapping: translator, store: glossaries), source, target)
     }
 
     /// Translates each stdin line in order; returns how many failed.
-    private func translateLines(with translator: ApertiumTranslator, from source: LocaleTag, to target: LocaleTag,
+    private func translateLines(with translator: GlossaryTranslator, from source: LocaleTag, to target: LocaleTag,
                                 printer: TranslationPrinter) async -> Int {
         var failures = 0
         for await line in StandardInputLines.stream() {
             do {
-                try printer.print(await translator.translateMarked(line, from: source, to: target))
+                try printer.print(await translator.translateWithGlossary(line, from: source, to: target))
             } catch {
                 failures += 1
                 printError(String(describing: error))
@@ -112,16 +116,19 @@ struct TranslationPrinter {
         var unknown_words: [String]
         var marked: String?
         var direction: String
+        /// The glossary and phrasebook entries used.
+        var glossary: [GlossaryEntry]
     }
 
-    func print(_ translation: MarkedTranslation) throws {
+    func print(_ translated: GlossaryTranslation) throws {
+        let translation = translated.translation
         if showsUnknownWords, !translation.unknownWords.isEmpty {
             printError("unknown words: " + translation.unknownWords.map(\.description).joined(separator: ", "))
         }
         guard json else { return write(translation.result.text) }
         let line = Line(source: translation.result.source, text: translation.result.text,
                         raw: translation.rawText, cleanup: translation.cleanups, unknown_words: translation.result.unknownWords, marked: translation.markedText,
-                        direction: translation.direction)
+                        direction: translation.direction, glossary: translated.applied)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         write(String(decoding: try encoder.encode(line), as: UTF8.self))

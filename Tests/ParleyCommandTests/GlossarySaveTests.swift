@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Glossary saves from real `parley glossary` processes killed at random moments.
+@Suite("Atomic glossary saves", .serialized)
+struct GlossarySaveTests {
+    /// Starts `parley glossary add en es TERM TARGET` on `directory`.
+    static func startAdd(_ term: String, directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
+        process.arguments = ["glossary", "add", "en", "es", term, "objetivo", "--dictionaries", directory]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The glossary's sources as `parley glossary export` reads them, failing the test on any warning.
+    static func sources(_ directory: String) throws -> Set<String> {
+        let output = try ProcessRunner.parley(["glossary", "export", "en", "es", "--dictionaries", directory])
+        #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
+        return Set(output.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
+    }
+
+    @Test("a save killed at any moment leaves the old or the new glossary, never a broken one")
+    func killedSaves() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-glossary-kill")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A large file makes the write long enough to be interrupted often.
+        let seed = directory.appendingPathComponent("seed.csv").path
+        try (0..<10_000).map { "seed\($0),semilla\($0)\n" }.joined().write(toFile: seed, atomically: true, encoding: .utf8)
+        #expect(try ProcessRunner.parley(["glossary", "import", "en", "es", seed, "--dictionaries", directory.path]).status == 0)
+        var expected = try Self.sources(directory.path)
+        var fullRun = 0.0, killed = 0, completed = 0
+        for round in 0..<20 {
+            if round % 10 == 0 {
+                let started = Date()
+                try Self.startAdd("calibration\(round)", directory: directory.path).waitUntilExit()
+                fullRun = max(fullRun, Date().timeIntervalSince(started))
+                expected.insert("calibration\(round)")
+            }
+            let term = "word\(round)"
+            let process = try Self.startAdd(term, directory: directory.path)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            let sources = try Self.sources(directory.path)
+            if sources == expected.union([term]) {
+                expected.insert(term)
+                completed += 1
+            } else {
+                #expect(sources == expected, "round \(round): \(sources.count) entries, neither the old \(expected.count) nor the new \(expected.count + 1)")
+            }
+        }
+        #expect(killed > 0 && completed > 0, "killed \(killed), completed \(completed)")
+    }
+}
