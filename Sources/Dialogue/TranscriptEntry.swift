@@ -51,11 +51,14 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var unknownWords: [String]
     /// When each step happened.
     public var times: TurnTimes
+    /// How a hands-free turn was given to its side (written last, only for such turns).
+    public var assignment: SideAssignment?
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
-                unknownWords: [String], times: TurnTimes) {
+                unknownWords: [String], times: TurnTimes, assignment: SideAssignment? = nil) {
+        self.assignment = assignment
         self.turn = turn
         self.side = side
         self.locale = locale
@@ -82,6 +85,7 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("translation", string: translation)
         json.field("unknown_words", strings: unknownWords)
         json.field("times", object: timesObject)
+        if let assignment { json.field("assignment", object: assignment.jsonObject) }
         return json.finished
     }
 
