@@ -98,7 +98,10 @@ public actor WhisperRequest: RecognitionRequest {
             silenceStart = utterance.count
             startSpeculativeDecode()
         }
-        let transition = tracker.advance(by: step.count, inSpeech: heard || !endpointReached)
+        // Before speech, only the detector's verdict starts an utterance; once it has started,
+        // it goes on through the detector's silence until the rest of the endpoint has passed.
+        let speaking = heard || (tracker.hasSpeech && !endpointReached)
+        let transition = tracker.advance(by: step.count, inSpeech: speaking)
         if transition == .started { utterance = stream.takePreroll() }
         return transition
     }
