@@ -25,6 +25,8 @@ struct SidesReport {
         report.add("")
         report.addTable(header: ["evidence", "English right", "Spanish right", "all right"], rows: accuracyRows())
         report.add("")
+        report.add("The decision's weights were chosen on this same set (the middle of the range that put every heard clip on its side), so the accuracy of the combination is not a held-out figure.")
+        report.add("")
         let silent = outcomes.filter { $0.hypotheses.isEmpty }.count, silentBoth = outcomes.filter { $0.hypotheses.isEmpty && !$0.oneLanguageHeard }.count
         report.add("\(silent) clips were silence in both languages to the decoder (no side: counted wrong); for \(silentBoth) of them "
             + "the one-language decode in the clip's own language heard nothing either (Whisper's no-speech rule).")
