@@ -59,7 +59,9 @@ extension TurnCoordinator {
         }
         let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(), recognized: clock.now())
         let heard = HeardUtterance(readings: readings, side: sides[decision.winner], confidence: decision.confidence, times: times)
-        guard let draft = heard.draft(for: heard.side, configuration: configuration) else { return }
+        guard let draft = heard.draft(for: heard.side, configuration: configuration) else {
+            return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side)
+        }
         lastHeard = heard
         emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: decision.confidence, flipped: false))
         await offerOrProcess(draft)
