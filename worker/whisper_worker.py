@@ -15,7 +15,19 @@ Requests ("op"):
               language ("en"), prompt (text that biases decoding, optional),
               beam (beam size), alternatives (extra hypotheses), words (bool:
               word times and probabilities), pad (seconds of silence appended).
+  pair        (protocol 2) payload as for transcribe: one utterance decoded in
+              two forced languages from ONE encoder pass. Header fields:
+              languages (["en", "es"]), prompt, pad. The encoder output is
+              repeated into a batch of two and generate runs one greedy
+              hypothesis per language token; the answer carries, per language,
+              {"language", "text", "avg_logprob", "language_prob", "silent"}
+              in "hypotheses", in the order asked. language_prob is the
+              model's probability of that language token, renormalised over
+              the two (one decoder step over the same encoder output).
   ping        no payload; answered with {"id": …, "ok": true}.
+
+The ready message carries "protocol": 2. A caller that only sends transcribe
+and ping (protocol 1) is served exactly as before.
 
 Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
 which costs about a second of encoder time per turn. The encoder accepts a
@@ -145,6 +157,59 @@ class Decoder:
         self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
 
+    def encode(self, payload, pad):
+        """The utterance's samples, its seconds and the encoder output of the utterance plus `pad` s of silence."""
+        np = self.np
+        audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
+        padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
+        features = self.model.feature_extractor(padded, padding=0)
+        storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
+        return len(audio) / SAMPLE_RATE, self.model.model.encode(storage, to_cpu=False)
+
+    def pair(self, header, payload):
+        """One utterance in two forced languages from one encoder pass (a batch of two prompts)."""
+        np = self.np
+        languages = list(header.get("languages") or [])
+        if len(languages) != 2 or languages[0] == languages[1]:
+            return {"ok": False, "error": "a pair request needs two different languages"}
+        for language in languages:
+            if language not in self.languages:
+                return {"ok": False, "error": f"the model does not know the language '{language}'"}
+        tokenizers = [self.tokenizer(language) for language in languages]
+        timings = {}
+        started = time.perf_counter()
+        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)))
+        timings["encode"] = time.perf_counter() - started
+        started = time.perf_counter()
+        # The language tokens' probabilities after <|startoftranscript|>: one decoder step.
+        detected = dict(self.model.model.detect_language(encoded)[0])
+        shares = [detected.get(f"<|{language}|>", 0.0) for language in languages]
+        total = sum(shares) or 1.0
+        batch = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(np.repeat(np.asarray(encoded), 2, axis=0)))
+        prompts = [self.model.get_prompt(tokenizer, [], without_timestamps=True,
+                                         hotwords=header.get("prompt") or None) for tokenizer in tokenizers]
+        limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
+        results = self.model.model.generate(
+            batch, prompts, beam_size=1, num_hypotheses=1,
+            max_length=max(len(prompt) for prompt in prompts) + limit,
+            return_scores=True, return_no_speech_prob=True,
+            suppress_blank=True, suppress_tokens=[-1])
+        timings["decode"] = time.perf_counter() - started
+        hypotheses = []
+        for language, tokenizer, result, share in zip(languages, tokenizers, results, shares):
+            tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
+            if len(tokens) >= limit:
+                tokens = trim_loop(tokens)
+            avg_logprob = float(result.scores[0])
+            no_speech = float(result.no_speech_prob)
+            silent = (no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD) or \
+                (no_speech > NOISE_NO_SPEECH_THRESHOLD and avg_logprob < NOISE_LOGPROB_THRESHOLD)
+            text = tokenizer.decode(tokens).strip()
+            hypotheses.append({"language": language, "text": "" if silent else text, "silent": silent,
+                               "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
+                               "language_prob": share / total, "no_speech_prob": no_speech})
+        return {"ok": True, "hypotheses": hypotheses, "seconds": timings, "audio_seconds": seconds}
+
     def tokenizer(self, language):
         if language not in self.tokenizers:
             self.tokenizers[language] = self.Tokenizer(
@@ -248,7 +313,7 @@ def main():
     except Exception as error:  # the runtime's own message is the useful one
         write_response(output, {"ready": False, "error": f"the model in {arguments.model} does not load: {error}"})
         return 1
-    write_response(output, {"ready": True, "languages": decoder.languages,
+    write_response(output, {"ready": True, "protocol": 2, "languages": decoder.languages,
                             "multilingual": decoder.model.model.is_multilingual,
                             "verified": bool(arguments.sha256),
                             "load_seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()})
@@ -261,6 +326,8 @@ def main():
         try:
             if header.get("op") == "transcribe":
                 answer = decoder.transcribe(header, payload)
+            elif header.get("op") == "pair":
+                answer = decoder.pair(header, payload)
             elif header.get("op") != "ping":
                 answer = {"ok": False, "error": f"unknown request '{header.get('op')}'"}
         except Exception as error:

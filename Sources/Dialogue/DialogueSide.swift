@@ -60,6 +60,8 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var speaksTranslations: Bool
     /// Whether the microphone is used at all (false with `--typed-only`).
     public var usesMicrophone: Bool
+    /// Strict alternation, or either side may speak (`--turns`).
+    public var turnTaking: TurnTaking = .alternate
 
     /// Creates a configuration; the defaults are those of `parley` with no options.
     public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,

@@ -53,11 +53,15 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var glossary: [String]
     /// When each step happened.
     public var times: TurnTimes
+    /// How a hands-free turn was given to its side (written last, only for such turns).
+    public var assignment: SideAssignment?
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
-                unknownWords: [String], glossary: [String] = [], times: TurnTimes) {
+                unknownWords: [String], glossary: [String] = [], times: TurnTimes,
+                assignment: SideAssignment? = nil) {
+        self.assignment = assignment
         self.turn = turn
         self.side = side
         self.locale = locale
@@ -86,6 +90,7 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("unknown_words", strings: unknownWords)
         if !glossary.isEmpty { json.field("glossary", strings: glossary) }
         json.field("times", object: timesObject)
+        if let assignment { json.field("assignment", object: assignment.jsonObject) }
         return json.finished
     }
 

@@ -43,7 +43,7 @@ extension TurnCoordinator {
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
         let request: any RecognitionRequest
         do {
-            request = try await recognizer.makeRequest(locale: configuration[side].locale, options: options)
+            request = try await makeRequest(recognizer, for: side, options: options)
         } catch {
             guard epoch.isCurrent(token) else { return }
             report(.recognition, error)
@@ -143,6 +143,9 @@ extension TurnCoordinator {
     func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
         epoch.advance()
         listening = nil
+        if let hypotheses = result.hypotheses, hypotheses.count == 2 {
+            return await recognizedEitherSide(hypotheses, turn: turn)
+        }
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side) }
         let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(),
@@ -150,13 +153,18 @@ extension TurnCoordinator {
         let draft = TurnDraft(side: turn.side, locale: configuration[turn.side].locale,
                               target: configuration[turn.side.other].locale, input: .speech, text: text,
                               confidence: result.confidence, alternatives: result.alternatives, times: times)
+        await offerOrProcess(draft)
+    }
+
+    /// A recognized turn: offered for correction, or translated at once.
+    func offerOrProcess(_ draft: TurnDraft) async {
         if configuration.correction {
             correcting = draft
-            setState(.correcting(turn.side))
-            emit(.correctionOffered(side: turn.side, text: text, alternatives: result.alternatives))
+            setState(.correcting(draft.side))
+            emit(.correctionOffered(side: draft.side, text: draft.text, alternatives: draft.alternatives))
             await stages.source?.stopListening()
         } else {
-            emit(.transcript(side: turn.side, text: text, input: .speech, confidence: result.confidence))
+            emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
             await process(draft)
         }
     }

@@ -44,11 +44,13 @@ extension TurnCoordinator {
         guard var draft = correcting else { return }
         correcting = nil
         let choices = [draft.text] + draft.alternatives
+        let heard = draft.text
         if let number = Int(text), choices.indices.contains(number - 1) {
             draft.text = choices[number - 1]
         } else if !text.isEmpty {
             draft.text = text
         }
+        if draft.text != heard { draft.translation = nil }
         draft.times.recognized = clock.now()
         emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
         await process(draft)
@@ -68,8 +70,11 @@ extension TurnCoordinator {
 
     private func run(_ draft: TurnDraft, token: TurnEpoch.Token) async {
         var draft = draft
-        guard let translation = await translate(draft, token: token) else { return }
-        draft.translation = translation
+        if draft.translation == nil {
+            guard let translation = await translate(draft, token: token) else { return }
+            draft.translation = translation
+        }
+        guard let translation = draft.translation else { return }
         draft.times.translated = clock.now()
         activeTurn = draft
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
@@ -115,6 +120,8 @@ extension TurnCoordinator {
     /// Numbers a finished turn, writes it to the transcript and reports it.
     func record(_ draft: TurnDraft) {
         finishedTurns += 1
+        lastHeard = draft.assignment == nil ? nil : lastHeard
+        lastHeard?.turnNumber = finishedTurns
         if let entry = draft.entry(number: finishedTurns) {
             write(entry)
             lastSpoken = (entry.translation, draft.side.other)

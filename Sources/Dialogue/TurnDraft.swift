@@ -11,13 +11,16 @@ struct TurnDraft: Sendable {
     var alternatives: [String] = []
     var times: TurnTimes
     var translation: TranslationResult?
+    /// How a hands-free turn was given to its side; nil in alternating turns and for typed text.
+    var assignment: SideAssignment?
 
     /// The transcript line for this turn; nil before it is translated.
     func entry(number: Int) -> TranscriptEntry? {
         guard let translation else { return nil }
         return TranscriptEntry(turn: number, side: side, locale: locale, input: input, text: text,
                                confidence: confidence, targetLocale: target, translation: translation.text,
-                               unknownWords: translation.unknownWords, glossary: translation.glossaryEntries, times: times)
+                               unknownWords: translation.unknownWords, glossary: translation.glossaryEntries,
+                               times: times, assignment: assignment)
     }
 }
 

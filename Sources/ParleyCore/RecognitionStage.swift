@@ -64,15 +64,19 @@ public struct RecognitionResult: Sendable, Hashable, Codable {
     public var words: [RecognizedWord]
     /// Whether this is the final result of the utterance.
     public var isFinal: Bool
+    /// The utterance in each language of a `LanguagePairRecognizer` request, in the order
+    /// asked; nil for a one-language request.
+    public var hypotheses: [LanguageHypothesis]?
 
     /// Creates a result.
     public init(text: String, confidence: Double = 0, alternatives: [String] = [],
-                words: [RecognizedWord] = [], isFinal: Bool) {
+                words: [RecognizedWord] = [], isFinal: Bool, hypotheses: [LanguageHypothesis]? = nil) {
         self.text = text
         self.confidence = confidence
         self.alternatives = alternatives
         self.words = words
         self.isFinal = isFinal
+        self.hypotheses = hypotheses
     }
 }
 

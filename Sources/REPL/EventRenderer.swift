@@ -57,6 +57,8 @@ public struct EventRenderer: Sendable {
             return interactive ? [.status(statusLine(side))] : [.line("\(side) … \(text)")]
         case let .transcript(side, text, input, confidence):
             return clearingStatus() + [.line(transcriptLine(side, text, input, confidence))]
+        case let .sideAssigned(side, locale, confidence, flipped):
+            return clearingStatus() + [.line(style.paint(Self.assignmentLine(side, locale, confidence, flipped), .yellow))]
         case let .correctionOffered(side, text, alternatives):
             return clearingStatus() + correctionLines(side, text, alternatives)
         case let .translation(_, target, text, unknown):
@@ -110,6 +112,12 @@ public struct EventRenderer: Sendable {
         meter = nil
         partial = nil
         return interactive && shown ? [.status(nil)] : []
+    }
+
+    /// `heard side B (es-ES), 97% sure — :flip if it was A`.
+    static func assignmentLine(_ side: DialogueSide, _ locale: LocaleTag, _ confidence: Double, _ flipped: Bool) -> String {
+        guard !flipped else { return "flipped: side \(side) (\(locale)) said it" }
+        return "heard side \(side) (\(locale)), \(Int((confidence * 100).rounded(.down)))% sure — :flip if it was \(side.other)"
     }
 
     private func transcriptLine(_ side: DialogueSide, _ text: String, _ input: InputKind, _ confidence: Double?) -> String {

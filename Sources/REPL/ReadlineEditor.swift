@@ -72,6 +72,7 @@ final class ReadlineEditor: LineEditor, TerminalInput, @unchecked Sendable {  //
         rl_readline_name = UnsafePointer(strdup("parley"))
         if !bracketedPaste { rl_variable_bind("enable-bracketed-paste", "off") }
         rl_attempted_completion_function = completionHook
+        rl_bind_keyseq(Self.flipKeys, flipHook)
         using_history()
         stifle_history(1000)
         if let historyFile { read_history(historyFile) }
@@ -114,6 +115,14 @@ final class ReadlineEditor: LineEditor, TerminalInput, @unchecked Sendable {  //
             history_truncate_file(historyFile, 1000)
         }
         activeEditor = nil
+    }
+
+    /// The key that runs `:flip` without touching the line being typed: Ctrl-X, then F.
+    static let flipKeys = "\\C-xf"
+
+    /// The flip key was pressed: `:flip` runs as if typed, the line being typed stays.
+    fileprivate func flipPressed() {
+        inputs.yield(.line(":flip"))
     }
 
     /// A line was entered (nil: Ctrl-D on an empty line).
@@ -169,6 +178,12 @@ final class ReadlineEditor: LineEditor, TerminalInput, @unchecked Sendable {  //
 
 private let lineHook: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
     activeEditor?.lineEntered(line)
+}
+
+/// Readline's function for the flip key (`rl_bind_keyseq`).
+private let flipHook: @convention(c) (Int32, Int32) -> Int32 = { _, _ in
+    activeEditor?.flipPressed()
+    return 0
 }
 
 /// Completes from the candidates of the active editor; never falls back to file names.

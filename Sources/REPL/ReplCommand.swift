@@ -13,6 +13,10 @@ public enum ReplCommand: Sendable, Equatable {
     case rate(DialogueSide, Double)
     /// `:mode auto|manual` — hands-free or push-to-talk turns.
     case mode(TurnMode)
+    /// `:turns alternate|auto` — strict alternation, or either side may speak.
+    case turns(TurnTaking)
+    /// `:flip` — the last hands-free utterance was the other side's.
+    case flip
     /// `:say TEXT` — speak text as it is.
     case say(String)
     /// `:repeat` — speak the last translation again.
@@ -58,6 +62,8 @@ public enum CommandParser {
         ("voice", "A|B ID", "the voice that speaks to a side (see `parley voices`)"),
         ("rate", "A|B R", "speech rate for a side, 0…1, 0.5 is normal"),
         ("mode", "auto|manual", "turns listen by themselves, or Enter on an empty line talks"),
+        ("turns", "alternate|auto", "sides take turns, or either side may speak (each utterance goes to its language's side)"),
+        ("flip", "", "the last utterance was the other side's: translate it the other way and speak it again"),
         ("say", "TEXT", "speak TEXT as it is, in the voice of the side whose turn it is"),
         ("repeat", "", "speak the last translation again"),
         ("dict", "list|add|remove|lookup|say LANG …", "show and edit the pronunciation dictionaries"),
@@ -99,6 +105,10 @@ public enum CommandParser {
         case "mode":
             guard let mode = TurnMode(rawValue: try one(name, words).lowercased()) else { throw usageError(name) }
             return .mode(mode)
+        case "turns":
+            guard let turns = TurnTaking(rawValue: try one(name, words).lowercased()) else { throw usageError(name) }
+            return .turns(turns)
+        case "flip": return try noArguments(.flip, name, words)
         case "say":
             guard !rest.isEmpty else { throw usageError(name) }
             return .say(rest)

@@ -132,6 +132,8 @@ public actor ReplController {
         case let .voice(side, identifier): await coordinator.setVoice(identifier, for: side)
         case let .rate(side, rate): await coordinator.setRate(rate, for: side)
         case let .mode(mode): await coordinator.setMode(mode)
+        case let .turns(turns): await coordinator.setTurnTaking(turns)
+        case .flip: await coordinator.flip()
         case let .say(text): await coordinator.say(text)
         case .repeatLast: await coordinator.repeatLast()
         case let .dictionary(arguments): editor.printLine(await services.dictionary(arguments))

@@ -53,6 +53,8 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var words: Bool
     /// Seconds of silence appended before encoding (the worker's default, 3 s, when nil).
     var pad: Double? = nil
+    /// The two forced languages of a `pair` request (protocol 2), in order.
+    var languages: [String]? = nil
 }
 
 /// The worker's first message: whether the model loaded.
@@ -82,9 +84,26 @@ struct WhisperAnswer: Decodable, Sendable, Equatable {
     var noSpeechProbability: Double?
     var alternatives: [String]?
     var words: [Word]?
+    /// A `pair` request's answer: the utterance in each language asked.
+    var hypotheses: [PairHypothesis]?
 
     enum CodingKeys: String, CodingKey {
-        case id, ok, error, text, silent, confidence, alternatives, words
+        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses
         case noSpeechProbability = "no_speech_prob"
+    }
+
+    /// One language's decoding in a `pair` answer.
+    struct PairHypothesis: Decodable, Sendable, Equatable {
+        var language: String
+        var text: String
+        var silent: Bool
+        var averageLogProbability: Double
+        var languageProbability: Double
+
+        enum CodingKeys: String, CodingKey {
+            case language, text, silent
+            case averageLogProbability = "avg_logprob"
+            case languageProbability = "language_prob"
+        }
     }
 }

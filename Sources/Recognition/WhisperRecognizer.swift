@@ -48,7 +48,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     public let worker: WhisperWorker
     /// Decoding settings.
     public let tuning: Tuning
-    private let languages = Mutex<Set<String>?>(nil)
+    let languages = Mutex<Set<String>?>(nil)
     private let startFailure = Mutex<(any Error)?>(nil)
     private let phraseList: Mutex<[String]>
     private let streams = Mutex<WhisperAudioStream?>(nil)
@@ -119,7 +119,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     }
 
     /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.
-    private func prompt(for options: RecognitionOptions) -> String? {
+    func prompt(for options: RecognitionOptions) -> String? {
         var phrases = self.phrases
         if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
         return phrases.isEmpty ? nil : phrases.joined(separator: ", ")
@@ -127,7 +127,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     // MARK: The detector carried from request to request
 
-    private func takeStream(fresh: Bool, endpoint: Int) throws -> WhisperAudioStream {
+    func takeStream(fresh: Bool, endpoint: Int) throws -> WhisperAudioStream {
         let hangover = tuning.hangoverMilliseconds(endpoint: endpoint) / 10
         if !fresh, let kept = streams.withLock({ $0.take() }), kept.hangoverFrames == hangover { return kept }
         return try WhisperAudioStream(hangoverFrames: hangover)

@@ -15,6 +15,8 @@ public import ParleyCore
 public actor WhisperRequest: RecognitionRequest {
     private let recognizer: WhisperRecognizer
     private let language: String
+    /// The second language of a two-language request: the final decode is then a pair decode.
+    private let pairLanguage: String?
     private let options: RecognitionOptions
     private var stream: WhisperAudioStream
     private var tracker: UtteranceTracker
@@ -30,9 +32,10 @@ public actor WhisperRequest: RecognitionRequest {
     private var isOver = false
 
     init(recognizer: WhisperRecognizer, language: String, options: RecognitionOptions,
-         stream: WhisperAudioStream) {
+         stream: WhisperAudioStream, pairLanguage: String? = nil) {
         self.recognizer = recognizer
         self.language = language
+        self.pairLanguage = pairLanguage
         self.options = options
         self.stream = stream
         tracker = UtteranceTracker(sampleRate: AudioFormat.recognition.sampleRate,
@@ -128,7 +131,7 @@ public actor WhisperRequest: RecognitionRequest {
             throw RecognitionError.speechTimeout(options.startTimeout ?? 0)
         case .tooLong:
             isOver = true
-            var result = try await decode(utterance, final: true)
+            var result = try await decode(utterance)
             result.isFinal = false
             throw RecognitionError.utteranceTooLong(limit: options.maximumDuration, partial: result)
         }
@@ -144,18 +147,25 @@ public actor WhisperRequest: RecognitionRequest {
         if let speculative, speculative.length == audio.count {
             return try Self.result(from: await speculative.task.value)
         }
-        return try await decode(audio, final: true)
+        return try await decode(audio)
     }
 
-    private func decode(_ audio: [Int16], final: Bool) async throws -> RecognitionResult {
-        try Self.result(from: await recognizer.decode(audio, language: language, options: options, final: final))
+    private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
+        try Self.result(from: await Self.decodeFinal(audio, recognizer, language, pairLanguage, options))
     }
 
     private func startSpeculativeDecode() {
         let audio = finalAudio
         guard recognizer.tuning.speculative, speculative?.length != audio.count else { return }
-        let recognizer = recognizer, language = language, options = options
-        speculative = (audio.count, Task { try await recognizer.decode(audio, language: language, options: options, final: true) })
+        let recognizer = recognizer, language = language, pair = pairLanguage, options = options
+        speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
+    }
+
+    /// The final decode: in one language, or in both of a pair from one encoder pass.
+    private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
+                                    _ pair: String?, _ options: RecognitionOptions) async throws -> WhisperAnswer {
+        guard let pair else { return try await recognizer.decode(audio, language: language, options: options, final: true) }
+        return try await recognizer.decodePair(audio, languages: (language, pair), options: options)
     }
 
     /// Starts a partial decode of the utterance so far when enough new speech came and none runs.
@@ -194,6 +204,7 @@ public actor WhisperRequest: RecognitionRequest {
     /// A worker answer as a result; throws `emptyRecognition` for silence or no words.
     static func result(from answer: WhisperAnswer) throws -> RecognitionResult {
         guard answer.ok else { throw RecognitionError.workerFailed(answer.error ?? "the Whisper worker failed") }
+        if let hypotheses = answer.hypotheses { return try pairResult(hypotheses) }
         let text = answer.text ?? ""
         guard !text.isEmpty, answer.silent != true else { throw RecognitionError.emptyRecognition }
         let words = (answer.words ?? []).map {

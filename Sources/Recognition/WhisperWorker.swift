@@ -75,8 +75,22 @@ public actor WhisperWorker {
     /// Decodes one utterance; on a worker failure restarts it and tries once more.
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
                     alternatives: Int, words: Bool, pad: Double? = nil) async throws -> WhisperAnswer {
-        var header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
+        let header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
                                           alternatives: alternatives, words: words, pad: pad)
+        return try await exchange(header, audio: audio)
+    }
+
+    /// Decodes one utterance in two forced languages from one encoder pass (the worker's
+    /// `pair` request); on a worker failure restarts it and tries once more.
+    func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?) async throws -> WhisperAnswer {
+        let header = WhisperRequestHeader(op: "pair", id: 0, language: languages.0, prompt: prompt, beam: 1,
+                                          alternatives: 0, words: false, languages: [languages.0, languages.1])
+        return try await exchange(header, audio: audio)
+    }
+
+    /// Sends `header` with `audio` and waits for the answer, restarting a failed worker once.
+    private func exchange(_ request: WhisperRequestHeader, audio: [Int16]) async throws -> WhisperAnswer {
+        var header = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         for attempt in 1...2 {
             let worker = try await running()

@@ -37,6 +37,15 @@ struct DialogueCommand: AsyncParsableCommand {
     @Option(name: .customLong("endpoint-ms"), help: ArgumentHelp("Trailing silence that ends a spoken turn.", valueName: "ms"))
     var endpointMilliseconds = 500
 
+    @Option(help: ArgumentHelp("alternate: sides take turns; auto: either side may speak, each utterance goes to the side whose language it is (needs Whisper).",
+                               valueName: "alternate|auto"))
+    var turns: TurnsOption = .alternate
+
+    /// `--turns`, as `TurnTaking`.
+    enum TurnsOption: String, ExpressibleByArgument, CaseIterable {
+        case alternate, auto
+    }
+
     @Flag(name: .customLong("typed-only"), help: "Never open the microphone.")
     var typedOnly = false
 
@@ -63,9 +72,10 @@ struct DialogueCommand: AsyncParsableCommand {
             let directories = try common.directories()
             let registry = try LocaleRegistry.load(from: directories.layered)
             let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
-            let configuration = DialogueConfiguration(
+            var configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
+            configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
             let (stages, router) = await makeStages(StageRequest(command: self, directories: directories,
                                                           registry: registry, locales: [sides.0, sides.1]))
             let coordinator = TurnCoordinator(configuration: configuration, stages: stages,

@@ -2,8 +2,9 @@ public import ParleyCore
 import Synchronization
 
 /// A recognizer that plays back a script: each appended chunk returns the
-/// next list of events. Failures are injected per call.
-public final class FakeRecognizer: SpeechRecognizer {
+/// next list of events. Failures are injected per call. Two-language requests
+/// (`makePairRequest`) play the same script; their finals carry the hypotheses the script gives.
+public final class FakeRecognizer: SpeechRecognizer, LanguagePairRecognizer {
     private let locales: [LocaleTag]
     private let state = Mutex(State())
 
@@ -12,6 +13,7 @@ public final class FakeRecognizer: SpeechRecognizer {
         var failures: [String: any Error] = [:]
         var finishResults: [RecognitionResult] = []
         var made: [(LocaleTag, RecognitionOptions)] = []
+        var pairs: [(LocaleTag, LocaleTag)] = []
         var cancels = 0
     }
 
@@ -33,6 +35,10 @@ public final class FakeRecognizer: SpeechRecognizer {
     public var requests: [(locale: LocaleTag, options: RecognitionOptions)] {
         state.withLock { $0.made.map { (locale: $0.0, options: $0.1) } }
     }
+    /// The two locales of every two-language request made, in the order asked.
+    public var pairRequests: [(first: LocaleTag, second: LocaleTag)] {
+        state.withLock { $0.pairs.map { (first: $0.0, second: $0.1) } }
+    }
     /// How many requests were cancelled.
     public var cancelCount: Int { state.withLock { $0.cancels } }
 
@@ -42,6 +48,15 @@ public final class FakeRecognizer: SpeechRecognizer {
         try state.withLock { state in
             if let error = state.failures["makeRequest"] { throw error }
             state.made.append((locale, options))
+        }
+        return Request(recognizer: self)
+    }
+
+    public func makePairRequest(first: LocaleTag, second: LocaleTag,
+                                options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try state.withLock { state in
+            if let error = state.failures["makePairRequest"] { throw error }
+            state.pairs.append((first, second))
         }
         return Request(recognizer: self)
     }

@@ -1,4 +1,5 @@
 import Dialogue
+import ParleyCore
 import REPL
 import Testing
 
@@ -89,5 +90,31 @@ struct CompleterTests {
     @Test func typedTextCompletesDictionaryWords() {
         #expect(completer.candidates(before: "I like ", word: "Pot") == ["potato"])
         #expect(completer.candidates(before: "", word: "tomato") == ["tomato"])
+    }
+}
+
+@Suite("Hands-free commands")
+struct HandsFreeCommandTests {
+    private func error(_ line: String) -> String? {
+        if case let .failure(error) = CommandParser.parse(line) { return error.message }
+        return nil
+    }
+
+    @Test func turnsAndFlipParse() throws {
+        #expect(try CommandParser.parse(":turns auto").get() == .turns(.auto))
+        #expect(try CommandParser.parse(":turns Alternate").get() == .turns(.alternate))
+        #expect(try CommandParser.parse(":flip").get() == .flip)
+        #expect(error(":turns sometimes") == "usage: :turns alternate|auto")
+        #expect(error(":flip A") == "usage: :flip")
+        #expect(CommandParser.helpText.contains(":flip"))
+    }
+
+    @Test func theAssignmentLineSaysTheSideAndHowSure() {
+        var renderer = EventRenderer(interactive: false, style: ConsoleStyle(colours: false))
+        let spanish = LocaleTag("es-ES")!
+        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: false))
+                == [.line("heard side B (es-ES), 97% sure — :flip if it was A")])
+        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: true))
+                == [.line("flipped: side B (es-ES) said it")])
     }
 }

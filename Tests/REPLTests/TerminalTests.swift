@@ -126,3 +126,17 @@ extension TerminalTests {
         #expect(after.contains("A en-US: wear is that (heard, confidence 90%)"))
     }
 }
+
+@Suite("Under a terminal: the flip key", .serialized)
+struct FlipKeyTests {
+    @Test func ctrlXFRunsFlipAndKeepsTheHalfTypedLine() throws {
+        let harness = try TerminalTests.Harness()
+        let session = harness.session
+        try session.waitForPromptLine("A en-US listening>")
+        try session.type("half typ")
+        try session.waitForPromptLine("A en-US listening> half typ")
+        try session.press("C-x", "f")
+        let screen = try session.waitFor("the flip notice") { $0.contains { $0.hasPrefix("note: nothing to flip") } }
+        #expect(screen.last == "A en-US listening> half typ")
+    }
+}

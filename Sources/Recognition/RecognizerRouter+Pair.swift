@@ -1,0 +1,18 @@
+public import ParleyCore
+
+/// Two-language requests go to Whisper, the one engine that decodes an
+/// utterance in two languages at once; both locales must be Whisper's.
+extension RecognizerRouter: LanguagePairRecognizer {
+    /// Starts a two-language request on Whisper, or throws a sentence saying why it cannot.
+    public func makePairRequest(first: LocaleTag, second: LocaleTag,
+                                options: RecognitionOptions) async throws -> any RecognitionRequest {
+        guard let whisper else {
+            throw RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language",
+                                                remedy: "run `make models`, or use `--turns alternate`")
+        }
+        for locale in [first, second] where await engine(for: locale) != .whisper {
+            throw RecognitionError.unsupportedLocale(locale, installed: await whisper.supportedLocales())
+        }
+        return try await whisper.makePairRequest(first: first, second: second, options: options)
+    }
+}

@@ -1,0 +1,62 @@
+public import ParleyCore
+
+/// Two-language recognition: one utterance decoded in both languages of a
+/// conversation from one encoder pass (the worker's `pair` request: the
+/// encoder output repeated into a batch of two, one greedy hypothesis per
+/// forced language token), for hands-free turns where either side may speak.
+extension WhisperRecognizer: LanguagePairRecognizer {
+    /// Starts a request whose final result holds the utterance in `first` and in `second`;
+    /// detection, endpointing and partial results (in `first`) are those of a one-language request.
+    public func makePairRequest(first: LocaleTag, second: LocaleTag,
+                                options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try await makePairRequest(first: first, second: second, options: options, newStream: false)
+    }
+
+    /// As `makePairRequest(first:second:options:)`; `newStream` for a new file or capture.
+    public func makePairRequest(first: LocaleTag, second: LocaleTag, options: RecognitionOptions,
+                                newStream: Bool) async throws -> any RecognitionRequest {
+        try await start()
+        for locale in [first, second] where !languages.withLock({ $0?.contains(locale.language) ?? false }) {
+            throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
+        }
+        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        return WhisperRequest(recognizer: self, language: first.language, options: options, stream: stream,
+                              pairLanguage: second.language)
+    }
+
+    /// Decodes one whole utterance (no detection) in `first` and `second` from one encoder pass.
+    public func recognizePair(_ samples: [Int16], first: LocaleTag, second: LocaleTag,
+                              options: RecognitionOptions = RecognitionOptions()) async throws -> RecognitionResult {
+        try await start()
+        return try WhisperRequest.result(from: await decodePair(samples, languages: (first.language, second.language),
+                                                                options: options))
+    }
+
+    /// Decodes one whole utterance (no detection) in `locale` exactly as a dialogue turn's
+    /// final decode does (alternatives and word times as tuned).
+    public func recognizeUtterance(_ samples: [Int16], locale: LocaleTag,
+                                   options: RecognitionOptions = RecognitionOptions()) async throws -> RecognitionResult {
+        try await start()
+        return try WhisperRequest.result(from: await decode(samples, language: locale.language, options: options, final: true))
+    }
+
+    func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
+        try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options))
+    }
+}
+
+extension WhisperRequest {
+    /// A pair answer as a result: the first language's text, both hypotheses; throws
+    /// `emptyRecognition` when the decoder heard silence in both languages.
+    static func pairResult(_ answer: [WhisperAnswer.PairHypothesis]) throws -> RecognitionResult {
+        let hypotheses = answer.map {
+            LanguageHypothesis(language: $0.language, text: $0.silent ? "" : $0.text,
+                               decoderScore: $0.averageLogProbability, languageProbability: $0.languageProbability)
+        }
+        guard hypotheses.count == 2, hypotheses.contains(where: { !$0.text.isEmpty }) else {
+            throw RecognitionError.emptyRecognition
+        }
+        return RecognitionResult(text: hypotheses[0].text, confidence: hypotheses[0].confidence,
+                                 isFinal: true, hypotheses: hypotheses)
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Locales
+import ParleyCore
+import ProcessHarness
+import Recognition
+import Translation
+
+/// `parley-bench sides`: hands-free turns. How often the two-language decode
+/// and the side decision give an utterance to the right side, on every English
+/// recording of pocketsphinx-testdata and synthesized Spanish clips, and what
+/// the two-language decode costs over a one-language decode of the same audio.
+struct SidesBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sides",
+        abstract: "Hands-free turns: side-assignment accuracy and the cost of the two-language decode.")
+
+    static let english = LocaleTag("en-US")!
+    static let spanish = LocaleTag("es-ES")!
+
+    func run() async throws {
+        let clips = try SidesCorpus.load()
+        let setup = try WhisperBenchSetup.discover()
+        let worker = WhisperWorker(launch: try setup.installation.launch())
+        let dialogue = WhisperRecognizer(worker: worker)
+        var greedyTuning = WhisperRecognizer.Tuning()
+        greedyTuning.wordTimes = false
+        let greedy = WhisperRecognizer(worker: worker, tuning: greedyTuning)
+        let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
+        let translator = ApertiumTranslator(locales: registry.catalog)
+        try await dialogue.start()
+        _ = try? await dialogue.recognizePair(clips[0].samples, first: Self.english, second: Self.spanish)  // warm up
+        var outcomes: [SidesOutcome] = []
+        for clip in clips {
+            outcomes.append(await measure(clip, dialogue: dialogue, greedy: greedy, translator: translator))
+        }
+        await worker.shutdown()
+        await translator.shutdown()
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        try SidesReport(clips: clips, outcomes: outcomes, load: load).write()
+    }
+
+    private func measure(_ clip: SidesCorpus.Clip, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
+                         translator: ApertiumTranslator) async -> SidesOutcome {
+        let (first, second) = (Self.english, Self.spanish)
+        var pair: RecognitionResult?
+        // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
+        let pairTime = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
+        var one: RecognitionResult?
+        let oneTime = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
+        let options = RecognitionOptions(alternativeCount: 0)
+        let greedyTime = await measureMilliseconds { _ = try? await greedy.recognizeUtterance(clip.samples, locale: clip.locale, options: options) }
+        let hypotheses = pair?.hypotheses ?? []
+        var evidence: [LanguagePairDecision.Evidence] = []
+        for (hypothesis, direction) in zip(hypotheses, [(first, second), (second, first)]) {
+            let translation = hypothesis.text.isEmpty ? nil
+                : try? await translator.translate(hypothesis.text, from: direction.0, to: direction.1)
+            evidence.append(LanguagePairDecision.Evidence(hypothesis, unknownWords: translation?.unknownWords.count))
+        }
+        return SidesOutcome(hypotheses: hypotheses, evidence: evidence, oneLanguageHeard: one != nil, pairMilliseconds: pairTime,
+                            oneMilliseconds: oneTime, greedyMilliseconds: greedyTime)
+    }
+}
+
+/// One clip's two-language decode, the evidence and the times.
+struct SidesOutcome {
+    var hypotheses: [LanguageHypothesis]
+    var evidence: [LanguagePairDecision.Evidence]
+    /// Whether the one-language decode in the clip's own language heard words at all.
+    var oneLanguageHeard: Bool
+    var pairMilliseconds: Double
+    var oneMilliseconds: Double
+    var greedyMilliseconds: Double
+
+    /// The decision with `weights` (index 0 = English), nil when nothing was heard.
+    func decision(_ weights: LanguagePairDecision.Weights = .init()) -> LanguagePairDecision? {
+        guard evidence.count == 2 else { return nil }
+        return LanguagePairDecision.decide(evidence[0], evidence[1], weights: weights)
+    }
+}

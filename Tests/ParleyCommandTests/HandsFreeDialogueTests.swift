@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+import TranslationReference
+
+/// Hands-free turns end to end: the real Whisper model hears an irregular
+/// sequence of English human recordings and Spanish clips through the
+/// microphone, gives each utterance to its side, Apertium translates it the
+/// right way and the speaker says it; `:flip` re-assigns, re-translates and
+/// re-speaks the last one. Standard input is a pipe: plain-line mode.
+@Suite("Hands-free dialogue", .serialized)
+struct HandsFreeDialogueTests {
+    struct Clip {
+        var path: String
+        var raw: Bool
+        var side: String
+    }
+
+    @Test("A, A, B, A, B, B in auto mode: every utterance to its side, every translation the right way; :flip")
+    func irregularSequence() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-handsfree")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spanish = try ["dónde está la estación de tren", "el tren sale de la estación a las ocho de la mañana",
+                            "quisiera reservar una mesa para dos personas"]
+            .enumerated().map { try spanishClip($1, named: "es\($0)", in: directory) }
+        let clips = [Clip(path: Fixtures.recording("goforward.raw"), raw: true, side: "A"),
+                     Clip(path: Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav"), raw: false, side: "A"),
+                     Clip(path: spanish[0], raw: false, side: "B"),
+                     Clip(path: Fixtures.recording("something.raw"), raw: true, side: "A"),
+                     Clip(path: spanish[1], raw: false, side: "B"),
+                     Clip(path: spanish[2], raw: false, side: "B")]
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let (microphone, speaker) = (try LoopbackDevice(label: "hfmic"), try LoopbackDevice(label: "hfspk"))
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--turns", "auto", "--transcript", transcript, "--no-history",
+                                   "--source", microphone.monitor, "--sink", speaker.sink],
+                                  environment: ["XDG_STATE_HOME": directory.path])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        for (index, clip) in clips.enumerated() {
+            // The capture gate reopens after the playback tail of the last translation.
+            Thread.sleep(forTimeInterval: 0.5)
+            _ = try microphone.play(clip.path, raw: clip.raw)
+            try run.waitForLine(count: index + 2, timeout: 90) { $0.contains(", your turn") }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let respoken = try speaker.startRecording()
+        run.send(":flip")
+        try run.waitForLine(count: clips.count + 2, timeout: 90) { $0.contains(", your turn") }
+        let heardOnSpeaker = try respoken.stop()
+        #expect(try run.finish() == 0, "\(run.stderr)")
+
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try #require(turns.count == clips.count + 1, "\(run.stdout)\n\(run.stderr)")
+        #expect(turns.prefix(clips.count).map { $0["side"] as? String } == clips.map(\.side), "\(run.stdout)")
+        for turn in turns {
+            let text = try #require(turn["text"] as? String)
+            let english = turn["side"] as? String == "A"
+            #expect(turn["locale"] as? String == (english ? "en-US" : "es-ES"))
+            #expect(turn["target_locale"] as? String == (english ? "es-ES" : "en-US"))
+            #expect(turn["translation"] as? String == (try ApertiumReference.cleaned(english ? "eng-spa" : "spa-eng", text)))
+            #expect(turn["assignment"] is [String: Any], "every turn records its assignment")
+        }
+        let heard = run.lines.filter { $0.hasPrefix("heard side ") }
+        #expect(heard.map { $0.dropFirst("heard side ".count).prefix(1) } == clips.map { Substring($0.side) }, "\(heard)")
+
+        // :flip gave the last (Spanish) utterance to A: its English reading, translated into Spanish.
+        let flipped = turns[clips.count], last = turns[clips.count - 1]
+        let assignment = try #require(flipped["assignment"] as? [String: Any])
+        #expect(flipped["side"] as? String == "A" && assignment["flip_of"] as? Int == clips.count)
+        #expect(assignment["other_text"] as? String == last["text"] as? String)
+        #expect(run.lines.contains("flipped: side A (en-US) said it"))
+        #expect(audibleSeconds(heardOnSpeaker) > 0.3, "the flipped translation is spoken again")
+    }
+
+    /// Spanish speech by eSpeak NG (es-419 at 140 words a minute, as in the Whisper tests).
+    private func spanishClip(_ sentence: String, named name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("\(name).wav").path
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", path, sentence])
+        try #require(made.status == 0, "\(made.stderr)")
+        return path
+    }
+}
