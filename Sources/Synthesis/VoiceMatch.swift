@@ -1,4 +1,4 @@
-public import ParleyCore
+import ParleyCore
 
 /// How closely one of a voice's language names serves a wanted locale; lower is closer.
 ///
@@ -6,11 +6,15 @@ public import ParleyCore
 /// `cmn-latn-pinyin`, `chr-US-Qaaa-x-west`) and other languages with a
 /// priority (`es-419` also speaks `es-mx` and `es`). The closest voice for a
 /// locale is the one whose name is the locale itself, then one of the same
-/// language and region, then a voice of the bare language (`sq` for sq-AL), then
-/// one of the same language elsewhere (`fr-fr` for fr-CA); ties go to espeak's
+/// language and region, then a voice of the bare language (`sq` for sq-AL, `vi`
+/// for vi-VN rather than a regional dialect), then one of the same language
+/// elsewhere (`fr-fr` for fr-CA); a script the locale names counts first
+/// (`cmn-Latn` → `cmn-latn-pinyin`); ties go to espeak's
 /// priority, then to the voice's own name before its other languages.
 struct VoiceMatch: Comparable {
-    /// 0 the same tag, 1 the same language and region, 2 the bare language, 3 the language elsewhere.
+    /// 0 the same tag, 1 the same language and region, 2 the bare language, 3 the same region in a
+    /// dialect the locale did not ask for (`vi-vn-x-central` for vi-VN), 4 the language elsewhere;
+    /// 10 more when the locale names a script the voice does not have.
     var closeness: Int
     /// Whether the name is one of the voice's other languages rather than its own.
     var isOtherLanguage: Bool
@@ -23,15 +27,19 @@ struct VoiceMatch: Comparable {
     init?(wanted: LocaleTag, name: String, priority: Int, isOtherLanguage: Bool, order: Int) {
         let offered = Self.tag(fromVoiceName: name)
         guard offered.language == wanted.language else { return nil }
-        let scriptPenalty = offered.script != nil && wanted.script != nil && offered.script != wanted.script ? 1 : 0
+        let otherScript = wanted.script != nil && offered.script != wanted.script
+        let extraVariants = !offered.variants.isEmpty && offered.variants != wanted.variants
+        let level: Int
         if offered == wanted {
-            closeness = 0
-        } else if offered.region == wanted.region {
-            closeness = offered.region == nil ? 2 : 1
+            level = 0
+        } else if offered.region != nil, offered.region == wanted.region {
+            level = extraVariants ? 3 : 1
+        } else if offered.region == nil {
+            level = extraVariants ? 4 : 2
         } else {
-            closeness = offered.region == nil ? 2 : 3
+            level = 4
         }
-        closeness = closeness * 2 + scriptPenalty
+        closeness = (otherScript ? 10 : 0) + level
         self.isOtherLanguage = isOtherLanguage
         self.priority = priority
         self.order = order

@@ -64,7 +64,7 @@ struct LanguagesCommand: AsyncParsableCommand {
     /// locale, each Whisper language and PocketSphinx model, each Apertium source language.
     static func rows(_ inventory: Inventory, all: Bool,
                      translations: TranslationColumn = directTranslations) -> [Row] {
-        let named = inventory.locales.catalog.locales.map { info in
+        var named = inventory.locales.catalog.locales.map { info in
             row(info.tag, name: info.displayName, voices: inventory.voice(for: info.tag).map { [$0] } ?? [],
                 inventory, translations)
         }.filter { all || $0.recognition || $0.synthesis || !$0.translation.isEmpty }
@@ -72,17 +72,19 @@ struct LanguagesCommand: AsyncParsableCommand {
         let claimedLanguages = Set(inventory.locales.catalog.locales.map(\.tag.language))
         var others: [String: (tag: LocaleTag, name: String?, voices: [String])] = [:]
         for voice in inventory.voices?.spokenLocales ?? [] where !claimedVoices.contains(voice.identifier) {
-            let tag = LocaleTag(language: voice.locale.language, script: voice.locale.script, region: voice.locale.region)
-            let key = voice.locale.description == voice.identifier ? voice.identifier : tag.description
-            var entry = others[key] ?? (tag, voice.name, [])
+            let key = voice.locale.description
+            if let index = named.firstIndex(where: { $0.locale == key }) {
+                named[index].voices.append(voice.identifier)
+                continue
+            }
+            var entry = others[key] ?? (voice.locale, voice.name, [])
             if !entry.voices.contains(voice.identifier) { entry.voices.append(voice.identifier) }
             others[key] = entry
         }
         let heard = inventory.whisperLanguages.map { LocaleTag(language: $0) } + inventory.models.supportedLocales
         for tag in heard + inventory.translationSources where !claimedLanguages.contains(tag.language) {
-            if others.values.contains(where: { $0.tag.language == tag.language && ($0.tag.region == tag.region || tag.region == nil) }) {
-                continue
-            }
+            let served = others.values.contains { $0.tag.language == tag.language && (tag.region == nil || $0.tag.region == tag.region) }
+            if served || named.contains(where: { $0.locale == tag.description }) { continue }
             others[tag.description] = (tag, nil, inventory.voice(for: tag).map { [$0] } ?? [])
         }
         let rest = others.sorted { $0.key < $1.key }.map { key, entry in
