@@ -61,9 +61,9 @@ struct DialogueCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
-            let registry = try LocaleRegistry.load(from: directories.layered)
-            let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
             let inventory = try await Inventory.gather(common)
+            let registry = inventory.locales
+            let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
             try UnservedLocale.check(sides.0, talkingWith: sides.1, in: inventory)
             try UnservedLocale.check(sides.1, talkingWith: sides.0, in: inventory)
             let configuration = DialogueConfiguration(

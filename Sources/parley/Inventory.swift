@@ -26,14 +26,26 @@ struct Inventory {
     static func gather(_ options: CommonOptions) async throws -> Inventory {
         let directories = try options.directories()
         let whisper = whisperInstallation(directories)
-        let registry = try LocaleRegistry.load(from: directories.layered)
+        var registry = try LocaleRegistry.load(from: directories.layered)
         let genders = try? VoiceGenderTable.load(from: directories.layered)
+        let synthesis = await probeSynthesis(directories)
+        if case let .success(installed) = synthesis { registry.names.extraLanguages = voiceLanguages(installed.voices) }
         return Inventory(locales: registry,
                          models: ModelRegistry(userDirectory: directories.models),
-                         synthesis: await probeSynthesis(directories),
+                         synthesis: synthesis,
                          voices: try? await SynthesisInventoryProbe.catalog(registry: registry, genders: genders ?? VoiceGenderTable()),
                          translation: ApertiumModes(), whisper: whisper,
                          whisperLanguages: whisper.problem == nil ? Set(whisper.models[0].languages()) : [])
+    }
+
+    /// The languages of `voices` that ISO data does not name (eSpeak NG's Quenya, `qya`), with the voice's name.
+    static func voiceLanguages(_ voices: [Voice]) -> [String: String] {
+        let names = LanguageNames()
+        var languages: [String: String] = [:]
+        for voice in voices where names.languageName(voice.language) == nil && LocaleTag(voice.language) != nil {
+            languages[voice.language] = voice.name.replacingOccurrences(of: "_", with: " ")
+        }
+        return languages
     }
 
     /// What eSpeak NG has installed, or why it cannot say.
