@@ -81,7 +81,8 @@ struct LanguagesCommand: AsyncParsableCommand {
             if !entry.voices.contains(voice.identifier) { entry.voices.append(voice.identifier) }
             others[key] = entry
         }
-        let heard = inventory.whisperLanguages.map { LocaleTag(language: $0) } + inventory.models.supportedLocales
+        let heard = inventory.whisperLanguages.map { LocaleTag(language: ModelLanguageCode.language(fromWhisper: $0)) }
+            + inventory.models.supportedLocales
         for tag in heard + inventory.translationSources where !claimedLanguages.contains(tag.language) {
             let served = others.values.contains { $0.tag.language == tag.language && (tag.region == nil || $0.tag.region == tag.region) }
             if served || named.contains(where: { $0.locale == tag.description }) { continue }

@@ -60,6 +60,10 @@ struct OpenLocaleTests {
         #expect(albanian["name"] as? String == "Albanian")
         #expect(albanian["recognizers"] as? [String] == ["whisper"], "Whisper's model knows Albanian")
         #expect(albanian["translation"] as? [String] == [])
+        let norwegian = try #require(rows.first { $0["locale"] as? String == "nb-NO" })
+        #expect(norwegian["recognizers"] as? [String] == ["whisper"], "Whisper knows Norwegian Bokmål as no")
+        #expect(rows.contains { $0["locale"] as? String == "jv" && $0["name"] as? String == "Javanese" }, "Whisper's jw is BCP 47 jv")
+        #expect(!rows.contains { $0["locale"] as? String == "jw" })
     }
 
     @Test("the Markdown table has the same rows as the text table")
@@ -110,9 +114,11 @@ struct OpenLocaleTests {
 
     @Test("listen accepts a locale the catalog does not name when Whisper serves it")
     func listensInAnUnlistedLocale() throws {
-        let output = try ProcessRunner.parley(["listen", "--locale", "en-AU", "--file", Fixtures.recording("goforward.raw")])
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.lowercased().contains("forward"))
+        for locale in ["en-AU", "English"] {
+            let output = try ProcessRunner.parley(["listen", "--locale", locale, "--file", Fixtures.recording("goforward.raw")])
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.lowercased().contains("forward"))
+        }
     }
 
     @Test("dialog and :b take any locale the engines serve, and refuse one nothing serves")
