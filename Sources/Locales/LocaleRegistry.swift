@@ -14,18 +14,23 @@ public struct UnknownLocaleError: Error, Sendable, Equatable, CustomStringConver
     }
 }
 
-/// Locales as data: the catalog of known locales and the priority tables,
-/// loaded from the shipped files and a user's overrides.
+/// Locales as data: the catalog of named locales and the priority tables,
+/// loaded from the shipped files and a user's overrides. The catalog is not a
+/// limit: any BCP 47 tag of a known language resolves, and what serves it is
+/// found from the installed engines.
 public struct LocaleRegistry: Sendable {
     /// The known locales.
     public var catalog: LocaleCatalog
     /// Which locale serves a bare language, per engine.
     public var priorities: PriorityTable
+    /// Names of every language and region, and which codes exist.
+    public var names: LanguageNames
 
     /// Creates a registry from loaded data.
-    public init(catalog: LocaleCatalog, priorities: PriorityTable) {
+    public init(catalog: LocaleCatalog, priorities: PriorityTable, names: LanguageNames = LanguageNames()) {
         self.catalog = catalog
         self.priorities = priorities
+        self.names = names
     }
 
     /// File names in a data directory.
@@ -52,22 +57,64 @@ public struct LocaleRegistry: Sendable {
         return LocaleRegistry(catalog: catalog, priorities: priorities)
     }
 
-    /// Turns what a person typed — `en`, `en-US`, `en_us`, `English`, `español`,
-    /// `es-419` — into a known locale. A bare language goes through `engine`'s
-    /// priority table, preferring candidates for which `isInstalled` holds.
+    /// Turns what a person typed into a locale. Any well-formed BCP 47 tag of a known
+    /// language is accepted as it is (`sq-AL`, `pt-BR`, `hi`), and the engines match it to
+    /// their closest voice, model or pair; a bare language with a row in `engine`'s
+    /// priority table becomes the row's first candidate for which `isInstalled` holds
+    /// (`es` speaks as es-ES), one with a catalog row its first locale (`gl` → gl-ES), and
+    /// any other stays bare. Names work too, from the catalog (`español`, `British English`)
+    /// and in English or the language itself for every language (`Albanian`, `shqip`).
+    ///
+    /// Throws `LocaleTagError` for input shaped like a tag that is not a usable one
+    /// (`en_US`, `xx`, `en-QQ`, 300 characters), `UnknownLocaleError` for anything else.
     public func resolve(_ input: String, for engine: SpeechEngineKind = .recognition,
                         isInstalled: (LocaleTag) -> Bool = { _ in true }) throws -> LocaleTag {
         let text = input.trimmingCharacters(in: .whitespaces)
-        if let tag = LocaleTag(text) {
-            if tag.region != nil, catalog.info(for: tag) != nil { return tag }
-            if tag.region == nil, let resolved = resolveLanguage(tag.language, engine: engine, isInstalled: isInstalled) {
-                return resolved
-            }
+        if let tag = try tag(from: text) {
+            if catalog.info(for: tag) != nil || !tag.isBareLanguage { return tag }
+            return resolveLanguage(tag.language, engine: engine, isInstalled: isInstalled) ?? tag
         }
         if let named = catalog.locales.first(where: { $0.names.contains { Self.fold($0) == Self.fold(text) } }) {
             return resolve(named.tag.language, for: engine, isInstalled: isInstalled, preferring: named.tag)
         }
+        if let code = names.language(named: text) {
+            return resolveLanguage(code, engine: engine, isInstalled: isInstalled) ?? LocaleTag(language: code)
+        }
         throw UnknownLocaleError(input: input, suggestions: suggestions(for: text))
+    }
+
+    /// The tag `text` spells; nil when `text` is not shaped like a tag (a name such as `English`).
+    /// Throws saying what is wrong with a tag-shaped text that is not a usable tag.
+    public func tag(from text: String) throws -> LocaleTag? {
+        guard text.count <= LocaleTag.maximumLength else { throw LocaleTagError.tooLong(text.count) }
+        guard Self.isTagShaped(text) else { return nil }
+        guard let tag = LocaleTag(text) else { throw LocaleTagError.malformed(text) }
+        if text.contains("_") { throw LocaleTagError.underscore(text, suggestion: tag.description) }
+        guard isKnownLanguage(tag.language) else { throw LocaleTagError.unknownLanguage(text, code: tag.language) }
+        if let region = tag.region, !names.isKnownRegion(region) {
+            throw LocaleTagError.unknownRegion(text, code: region)
+        }
+        return tag
+    }
+
+    /// Whether `code` is a language of the catalog, of ISO 639, or of an engine here.
+    public func isKnownLanguage(_ code: String) -> Bool {
+        !catalog.locales(ofLanguage: code).isEmpty || names.isKnownLanguage(code)
+    }
+
+    /// The locale in words: the catalog's name, else the language's (`Albanian (Albania)`).
+    public func displayName(of tag: LocaleTag) -> String {
+        catalog.info(for: tag)?.displayName ?? names.name(of: tag)
+    }
+
+    /// ASCII letters, digits, `-` and `_` only, starting with a two- or three-letter subtag or
+    /// holding a separator: `en`, `en_US`, `sq-AL`, `xx`, `en-USA`, but not `English` or `Klingon`.
+    static func isTagShaped(_ text: String) -> Bool {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return false
+        }
+        let first = text.prefix { $0 != "-" && $0 != "_" }
+        return first.count <= 3 || first.count < text.count
     }
 
     /// Up to three known tags or names closest to `text`.

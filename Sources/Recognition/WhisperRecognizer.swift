@@ -91,7 +91,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     /// Whether the model knows `locale`'s language (starting the worker if needed).
     public func serves(_ locale: LocaleTag) async -> Bool {
-        await supportedLocales().contains { $0.language == locale.language }
+        await supportedLocales().contains { $0.language == ModelLanguageCode.whisper(locale.language) }
     }
 
     /// Starts a request for one utterance that continues the audio of the previous one.
@@ -103,11 +103,12 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
                             newStream: Bool) async throws -> any RecognitionRequest {
         try await start()
-        guard languages.withLock({ $0?.contains(locale.language) ?? false }) else {
+        let language = ModelLanguageCode.whisper(locale.language)
+        guard languages.withLock({ $0?.contains(language) ?? false }) else {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
         let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
-        return WhisperRequest(recognizer: self, language: locale.language, options: options, stream: stream)
+        return WhisperRequest(recognizer: self, language: language, options: options, stream: stream)
     }
 
     /// Decodes one utterance: a final result with words and alternatives, or a quick partial.

@@ -5,12 +5,14 @@ import Foundation
 struct ListedVoice: Sendable, Hashable {
     /// Display name, e.g. `Spanish (Spain)`.
     var name: String
-    /// Language names with their priority, best first, e.g. `[(5, "es")]`.
+    /// Language names, the voice's own first, e.g. `["es-419", "es-mx", "es"]`.
     var languages: [String]
     /// File identifier under `espeak-ng-data/voices` or `lang`, e.g. `roa/es`.
     var file: String
     /// espeak's gender: 0 none, 1 male, 2 female.
     var gender: Int
+    /// espeak's priority for each of `languages` (lower is better; `es-419` speaks `es` at 6).
+    var priorities: [Int] = []
 }
 
 /// Something espeak reports alongside audio, positions in code points of the text it was given.
@@ -160,17 +162,19 @@ final class ESpeakEngine {
     /// Reads espeak's voice entry; `languages` is packed as priority byte, name, NUL, …, NUL.
     private static func listed(_ entry: espeak_VOICE) -> ListedVoice {
         var languages: [String] = []
+        var priorities: [Int] = []
         if var cursor = entry.languages {
             while cursor.pointee != 0 {
                 let name = String(cString: cursor + 1)
                 languages.append(name)
+                priorities.append(Int(UInt8(bitPattern: cursor.pointee)))
                 cursor += name.utf8.count + 2
             }
         }
         return ListedVoice(name: entry.name.map { String(cString: $0) } ?? "",
                            languages: languages,
                            file: entry.identifier.map { String(cString: $0) } ?? "",
-                           gender: Int(entry.gender))
+                           gender: Int(entry.gender), priorities: priorities)
     }
 }
 

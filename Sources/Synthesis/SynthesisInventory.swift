@@ -1,4 +1,5 @@
 public import ParleyCore
+public import Locales
 import Foundation
 
 /// What eSpeak NG has installed: its version, data path and voices.
@@ -31,5 +32,11 @@ public enum SynthesisInventoryProbe {
         let (info, listed) = try await ESpeakHost.shared.run { engine in (engine.info(), engine.listVoices()) }
         let catalog = VoiceCatalog(listed: listed, registry: nil, genders: genders)
         return SynthesisInventory(version: info.version, dataPath: info.dataPath, voices: catalog.voices)
+    }
+
+    /// The installed voices with `registry`'s locales, for matching locales to voices without speaking.
+    public static func catalog(registry: LocaleRegistry?, genders: VoiceGenderTable = VoiceGenderTable()) async throws -> VoiceCatalog {
+        let listed = try await ESpeakHost.shared.run { engine in engine.listVoices() }
+        return VoiceCatalog(listed: listed, registry: registry, genders: genders)
     }
 }

@@ -26,6 +26,7 @@ public struct VoiceCatalog: Sendable {
         var voice: Voice
         var file: String
         var languageNames: [String]
+        var priorities: [Int]
     }
 
     /// Builds the catalog from espeak's listing, the locale catalog (which locale a
@@ -42,7 +43,7 @@ public struct VoiceCatalog: Sendable {
             let gender = Self.gender(of: listed, genders)
             let language = tag?.language ?? String(identifier.split(separator: "-").first ?? "")
             let voice = Voice(identifier: identifier, name: listed.name, language: language, locale: locale, gender: gender)
-            return Entry(voice: voice, file: listed.file, languageNames: listed.languages)
+            return Entry(voice: voice, file: listed.file, languageNames: listed.languages, priorities: listed.priorities)
         }
         voices = entries.map(\.voice)
     }
@@ -100,22 +101,47 @@ public struct VoiceCatalog: Sendable {
     }
 
     /// The voice for a locale: a bare language goes through the synthesis priority table
-    /// (`es` → `es-ES`), then the locale catalog names the espeak voice (`es-ES` → `es`).
+    /// (`es` → `es-ES`), the locale catalog may name the espeak voice (`es-ES` → `es`), and
+    /// otherwise the closest installed voice serves it (`sq-AL` → `sq`, `pt-BR` → `pt-br`, `zh` → `cmn`).
     private func entry(for tag: LocaleTag) throws -> Entry {
-        let locale = tag.region != nil ? tag
-            : registry?.priorities.resolve(tag, engine: .synthesis, isInstalled: { hasVoice(for: $0) }) ?? tag
-        if let found = voiceEntry(for: locale) { return found }
-        if tag.region == nil, let found = entry(named: tag.language) { return found }
+        let locale = tag.isBareLanguage
+            ? registry?.priorities.resolve(tag, engine: .synthesis, isInstalled: { hasVoice(for: $0) }) ?? tag : tag
+        if let found = voiceEntry(for: locale) ?? voiceEntry(for: tag) { return found }
         let sameLanguage = voices(speaking: tag.language).map { $0.locale?.description ?? $0.identifier }
         throw SynthesisError.noVoiceForLocale(locale.description, suggestions: Array(sameLanguage.prefix(5)))
     }
 
-    /// Whether some voice speaks `locale`.
+    /// Each voice's identifier with the locale its own language name reads as
+    /// (`en-gb-scotland` → en-GB-scotland, `sq` → sq), in espeak's order.
+    public var spokenLocales: [(identifier: String, locale: LocaleTag, name: String)] {
+        entries.map { ($0.voice.identifier, VoiceMatch.tag(fromVoiceName: $0.voice.identifier), $0.voice.name) }
+    }
+
+    /// Whether some voice speaks `locale` or its language.
     public func hasVoice(for locale: LocaleTag) -> Bool { voiceEntry(for: locale) != nil }
+
+    /// The identifier of the voice that speaks `locale` (`sq` for sq-AL); nil when none speaks its language.
+    public func voiceIdentifier(for locale: LocaleTag) -> String? {
+        (try? entry(for: locale))?.voice.identifier
+    }
 
     private func voiceEntry(for locale: LocaleTag) -> Entry? {
         if let name = registry?.catalog.info(for: locale)?.espeakVoice, let found = entry(named: name) { return found }
-        return entry(named: locale.description)
+        return closestEntry(to: locale)
+    }
+
+    /// The entry whose language names come closest to `locale`; nil when none speaks its language.
+    private func closestEntry(to locale: LocaleTag) -> Entry? {
+        var best: (VoiceMatch, Entry)?
+        for (order, entry) in entries.enumerated() {
+            for (index, name) in entry.languageNames.enumerated() {
+                let priority = index < entry.priorities.count ? entry.priorities[index] : 5
+                guard let match = VoiceMatch(wanted: locale, name: name, priority: priority,
+                                             isOtherLanguage: index > 0, order: order) else { continue }
+                if best == nil || match < best!.0 { best = (match, entry) }
+            }
+        }
+        return best?.1
     }
 
     /// Adds the gender variant when the voice does not already speak with `gender`.

@@ -70,8 +70,11 @@ struct DialogueCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
-            let registry = try LocaleRegistry.load(from: directories.layered)
+            let inventory = try await Inventory.gather(common)
+            let registry = inventory.locales
             let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
+            try UnservedLocale.check(sides.0, talkingWith: sides.1, in: inventory)
+            try UnservedLocale.check(sides.1, talkingWith: sides.0, in: inventory)
             var configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
@@ -81,7 +84,8 @@ struct DialogueCommand: AsyncParsableCommand {
             let coordinator = TurnCoordinator(configuration: configuration, stages: stages,
                                               transcript: try openTranscript(directories))
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            let repl = Repl(coordinator: coordinator, services: await services(registry, directories, [sides.0, sides.1], router: router),
+            let repl = Repl(coordinator: coordinator,
+                            services: await services(registry, directories, [sides.0, sides.1], router: router, inventory: inventory),
                             options: .detect(historyFile: history))
             try await repl.run()
         }
@@ -101,12 +105,16 @@ struct DialogueCommand: AsyncParsableCommand {
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
-                          _ sides: [LocaleTag], router: RecognizerRouter?) async -> ReplServices {
+                          _ sides: [LocaleTag], router: RecognizerRouter?, inventory: Inventory) async -> ReplServices {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
         let languages = Array(Set(sides.map(\.language))).sorted()
         var services = ReplServices(
-            resolveLocale: { try registry.resolve($0) },
+            resolveLocale: { input in
+                let tag = try registry.resolve(input)
+                try UnservedLocale.check(tag, in: inventory)
+                return tag
+            },
             languages: { await languagesTable(common) },
             dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
             recognizer: { a, b, side, name in await recognizerCommand(router, sides: [.a: a, .b: b], side: side, name: name) },

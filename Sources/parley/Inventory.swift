@@ -6,10 +6,17 @@ import Synthesis
 import Translation
 
 /// What is installed, engine by engine: the facts behind `doctor` and `languages`.
+///
+/// Nothing here is a list of locales: what can be spoken is every language an
+/// installed eSpeak NG voice speaks, what can be recognized is every language of
+/// the Whisper model and every PocketSphinx model folder, and what can be
+/// translated is every installed Apertium direction.
 struct Inventory {
     var locales: LocaleRegistry
     var models: ModelRegistry
     var synthesis: Result<SynthesisInventory, any Error>
+    /// The installed voices with the catalog's locales; nil when eSpeak NG cannot start.
+    var voices: VoiceCatalog?
     var translation: ApertiumModes
     /// The Whisper worker's parts, and the languages of its best model when everything is there.
     var whisper: WhisperInstallation
@@ -19,11 +26,26 @@ struct Inventory {
     static func gather(_ options: CommonOptions) async throws -> Inventory {
         let directories = try options.directories()
         let whisper = whisperInstallation(directories)
-        return Inventory(locales: try LocaleRegistry.load(from: directories.layered),
+        var registry = try LocaleRegistry.load(from: directories.layered)
+        let genders = try? VoiceGenderTable.load(from: directories.layered)
+        let synthesis = await probeSynthesis(directories)
+        if case let .success(installed) = synthesis { registry.names.extraLanguages = voiceLanguages(installed.voices) }
+        return Inventory(locales: registry,
                          models: ModelRegistry(userDirectory: directories.models),
-                         synthesis: await probeSynthesis(directories),
+                         synthesis: synthesis,
+                         voices: try? await SynthesisInventoryProbe.catalog(registry: registry, genders: genders ?? VoiceGenderTable()),
                          translation: ApertiumModes(), whisper: whisper,
                          whisperLanguages: whisper.problem == nil ? Set(whisper.models[0].languages()) : [])
+    }
+
+    /// The languages of `voices` that ISO data does not name (eSpeak NG's Quenya, `qya`), with the voice's name.
+    static func voiceLanguages(_ voices: [Voice]) -> [String: String] {
+        let names = LanguageNames()
+        var languages: [String: String] = [:]
+        for voice in voices where names.languageName(voice.language) == nil && LocaleTag(voice.language) != nil {
+            languages[voice.language] = voice.name.replacingOccurrences(of: "_", with: " ")
+        }
+        return languages
     }
 
     /// What eSpeak NG has installed, or why it cannot say.
@@ -41,22 +63,36 @@ struct Inventory {
 
     /// The recognizers that can serve `locale`, Whisper first.
     func recognizers(for locale: LocaleTag) -> [RecognizerKind] {
-        (whisperLanguages.contains(locale.language) ? [.whisper] : [])
-            + (models.model(for: locale) != nil ? [.pocketsphinx] : [])
+        (whisperLanguages.contains(ModelLanguageCode.whisper(locale.language)) ? [.whisper] : [])
+            + (models.model(for: locale.languageAndRegion) != nil ? [.pocketsphinx] : [])
     }
 
-    /// Whether `locale` can be spoken.
-    func canSpeak(_ locale: LocaleTag) -> Bool {
-        guard case let .success(inventory) = synthesis else { return false }
-        return inventory.hasVoice(for: locale, espeakVoice: locales.catalog.info(for: locale)?.espeakVoice)
-    }
+    /// Whether `locale` can be spoken: some installed voice speaks it or its language.
+    func canSpeak(_ locale: LocaleTag) -> Bool { voice(for: locale) != nil }
 
-    /// Known locales that `locale` can be translated into.
+    /// The identifier of the voice that speaks `locale` (`sq` for sq-AL), if any.
+    func voice(for locale: LocaleTag) -> String? { voices?.voiceIdentifier(for: locale) }
+
+    /// The locales `locale` translates into through one installed Apertium direction: the
+    /// catalog's locale for each target (`spa` → es-ES, `eng_US` → en-US), else its language.
     func translationTargets(from locale: LocaleTag) -> [LocaleTag] {
-        guard let source = locales.catalog.info(for: locale) else { return [] }
-        return locales.catalog.locales.filter { target in
-            target.apertiumCode != source.apertiumCode
-                && !translation.directions(from: source.apertiumCode, to: target.apertiumCode).isEmpty
-        }.map(\.tag)
+        let source = ApertiumLanguageCodes.code(for: locale, catalog: locales.catalog).code
+        var targets: [LocaleTag] = []
+        for direction in translation.directions where ApertiumLanguageCodes.threeLetterCode(direction.source) == source {
+            let target = ApertiumLanguageCodes.locale(forCode: direction.target, variant: direction.variant,
+                                                      catalog: locales.catalog)
+            if target.language != locale.language, !targets.contains(target) { targets.append(target) }
+        }
+        return targets
+    }
+
+    /// Every language an Apertium direction translates from, as a locale.
+    var translationSources: [LocaleTag] {
+        var sources: [LocaleTag] = []
+        for direction in translation.directions {
+            let tag = ApertiumLanguageCodes.locale(forCode: direction.source, variant: nil, catalog: locales.catalog)
+            if !sources.contains(tag) { sources.append(tag) }
+        }
+        return sources
     }
 }

@@ -78,7 +78,7 @@ struct ListenCommand: AsyncParsableCommand {
             let options = try options()
             // The header is checked before the model loads, and the file is read as it is recognized.
             let audio = try file.map { try AudioFileStream(path: $0) }
-            try await prepare(recognizer, locale: tag, options: options)
+            try await prepare(recognizer, locale: tag, options: options, registry: registry, directories: directories)
             let printer = UtterancePrinter(json: json, partial: partial)
             guard let audio else {
                 return try await listenLive(recognizer, locale: tag, printer: printer)
@@ -118,20 +118,17 @@ struct ListenCommand: AsyncParsableCommand {
         await session.close()
     }
 
-    /// The locale to recognize: one the catalog knows, or any language Whisper hears (`sw`, `is-IS`).
+    /// The locale to recognize: any BCP 47 tag or language name; a bare language goes
+    /// through the recognition priority table (`en` → en-US), preferring an installed model.
     private func resolveLocale(_ registry: LocaleRegistry, models: ModelRegistry,
                                recognizer: RecognizerRouter) async throws -> LocaleTag {
-        do {
-            return try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
-        } catch {
-            guard let tag = LocaleTag(locale), let whisper = recognizer.whisper, await whisper.serves(tag) else { throw error }
-            return tag
-        }
+        try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
     }
 
     /// Loads the model that will serve `locale` before any audio is read, and fails now,
-    /// with the reason, when no recognizer serves it.
-    private func prepare(_ recognizer: RecognizerRouter, locale: LocaleTag, options: RecognitionOptions) async throws {
+    /// saying what is missing and what would serve it, when no recognizer serves it.
+    private func prepare(_ recognizer: RecognizerRouter, locale: LocaleTag, options: RecognitionOptions,
+                         registry: LocaleRegistry, directories: DataDirectories) async throws {
         switch await recognizer.engine(for: locale, hint: options.hint) {
         case .whisper?:
             try await recognizer.whisper!.start()
@@ -139,7 +136,12 @@ struct ListenCommand: AsyncParsableCommand {
             try await recognizer.pocketsphinx!.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
         case nil:
             if recognition.recognizer == .whisper, let whisper = recognizer.whisper { try await whisper.start() }
-            throw RecognitionError.unsupportedLocale(locale, installed: await recognizer.supportedLocales())
+            if case .grammar = options.hint {
+                throw RecognitionError.unsupportedLocale(locale, installed: await recognizer.supportedLocales())
+            }
+            throw UnservedRecognition(locale: locale, registry: registry, installation: whisperInstallation(directories),
+                                      models: ModelRegistry(userDirectory: directories.models),
+                                      whisperExcluded: recognition.recognizer == .pocketsphinx)
         }
     }
 

@@ -72,7 +72,7 @@ struct SayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
-            let voice = try selection(directories)
+            let voice = try await selection(directories)
             let synthesizer = try ESpeakSynthesizer(
                 dataDirectories: directories.layered,
                 overrides: loadPronunciationOverrides(directories, languages: [try await language(of: voice, directories)]))
@@ -92,9 +92,12 @@ struct SayCommand: AsyncParsableCommand {
     }
 
     /// The voice selection from --voice, or --locale (default English) and --gender.
-    private func selection(_ directories: DataDirectories) throws -> VoiceSelection {
+    private func selection(_ directories: DataDirectories) async throws -> VoiceSelection {
         if let voice { return .identifier(voice) }
-        let registry = try LocaleRegistry.load(from: directories.layered)
+        var registry = try LocaleRegistry.load(from: directories.layered)
+        if let installed = try? await SynthesisInventoryProbe.probe() {
+            registry.names.extraLanguages = Inventory.voiceLanguages(installed.voices)
+        }
         let tag = try registry.resolve(locale ?? "en", for: .synthesis)
         return .locale(tag, gender: gender?.gender ?? .unspecified)
     }

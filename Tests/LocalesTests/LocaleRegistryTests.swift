@@ -13,11 +13,15 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("en", SpeechEngineKind.recognition, "en-US"), ("en-US", .recognition, "en-US"), ("en_us", .synthesis, "en-US"),
+        ("en", SpeechEngineKind.recognition, "en-US"), ("en-US", .recognition, "en-US"), ("EN-us", .synthesis, "en-US"),
         ("English", .recognition, "en-US"), ("english", .synthesis, "en-US"), ("español", .synthesis, "es-ES"),
         ("Espanol", .synthesis, "es-ES"), ("es", .synthesis, "es-ES"), ("es-419", .synthesis, "es-419"),
         ("British English", .synthesis, "en-GB"), ("pt", .recognition, "pt-BR"), ("pt", .synthesis, "pt-PT"),
-        ("  fr  ", .synthesis, "fr-FR"),
+        ("  fr  ", .synthesis, "fr-FR"), ("gl", .synthesis, "gl-ES"),
+        // Outside the catalog: kept as typed, or named in English or in the language itself.
+        ("sq-AL", .synthesis, "sq-AL"), ("sq", .synthesis, "sq"), ("en-AU", .recognition, "en-AU"),
+        ("hi-IN", .synthesis, "hi-IN"), ("zh-Hans-CN", .synthesis, "zh-Hans-CN"), ("Albanian", .synthesis, "sq"),
+        ("shqip", .recognition, "sq"), ("hindi", .synthesis, "hi"), ("Swahili", .synthesis, "sw"), ("German", .synthesis, "de-DE"),
     ])
     func resolves(input: String, engine: SpeechEngineKind, expected: String) throws {
         #expect(try registry.resolve(input, for: engine).description == expected)
@@ -29,7 +33,7 @@ import TestSupport
         #expect(try registry.resolve("Spanish", for: .recognition, isInstalled: installed).description == "es-MX")
     }
 
-    @Test(arguments: [("Englsh", "English"), ("en-AU", "en-US"), ("spanich", "Spanish"), ("xx", nil)])
+    @Test(arguments: [("Englsh", "English"), ("spanich", "Spanish"), ("vulcan", nil)])
     func unknownInputSuggestsCloseOnes(input: String, suggestion: String?) {
         #expect {
             try registry.resolve(input)
@@ -38,6 +42,37 @@ import TestSupport
             let mentionsInput = error.description.contains("unknown locale '\(input)'")
             return mentionsInput && (suggestion.map { error.suggestions.contains($0) } ?? true)
         }
+    }
+
+    @Test(arguments: [
+        ("en_US", LocaleTagError.underscore("en_US", suggestion: "en-US")), ("xx", .unknownLanguage("xx", code: "xx")),
+        ("en-USA", .malformed("en-USA")), ("sq-QQ", .unknownRegion("sq-QQ", code: "QQ")),
+        (String(repeating: "x", count: 300), .tooLong(300)),
+    ])
+    func badTagsSayWhatIsWrong(input: String, expected: LocaleTagError) {
+        #expect(throws: expected) { try registry.resolve(input) }
+        #expect(!expected.description.contains("\n"))
+    }
+
+    @Test func namesLocalesOutsideTheCatalog() {
+        #expect(registry.displayName(of: LocaleTag("sq-AL")!) == "Albanian (Albania)")
+        #expect(registry.displayName(of: LocaleTag("es-ES")!) == "Spanish")
+        #expect(registry.names.languageName("xx") == nil)
+        #expect(LanguageNames(extraLanguages: ["qya": "Quenya"]).isKnownLanguage("qya"))
+    }
+
+    @Test func apertiumCodesForAnyLocale() {
+        let catalog = registry.catalog
+        #expect(ApertiumLanguageCodes.code(for: LocaleTag("en-US")!, catalog: catalog) == ("eng", "US"))
+        #expect(ApertiumLanguageCodes.code(for: LocaleTag("es-AR")!, catalog: catalog) == ("spa", nil))
+        #expect(ApertiumLanguageCodes.code(for: LocaleTag("is-IS")!, catalog: catalog) == ("isl", nil))
+        #expect(ApertiumLanguageCodes.code(for: LocaleTag("sq")!, catalog: catalog) == ("sqi", nil))
+        #expect(ApertiumLanguageCodes.locale(forCode: "eng", variant: "US", catalog: catalog) == LocaleTag("en-US"))
+        #expect(ApertiumLanguageCodes.locale(forCode: "eng", variant: nil, catalog: catalog) == LocaleTag("en-GB"))
+        #expect(ApertiumLanguageCodes.locale(forCode: "spa", variant: nil, catalog: catalog) == LocaleTag("es-ES"))
+        #expect(ApertiumLanguageCodes.locale(forCode: "pt", variant: "BR", catalog: catalog) == LocaleTag("pt-BR"))
+        #expect(ApertiumLanguageCodes.locale(forCode: "cat", variant: "valencia", catalog: catalog) == LocaleTag("ca-ES"))
+        #expect(ApertiumLanguageCodes.locale(forCode: "isl", variant: nil, catalog: catalog) == LocaleTag("is"))
     }
 
     @Test func catalogMapsEnginesCodes() throws {

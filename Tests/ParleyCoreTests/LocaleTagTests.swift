@@ -5,15 +5,27 @@ import Testing
 @Suite struct LocaleTagTests {
     @Test(arguments: [
         ("en", "en"), ("en-US", "en-US"), ("en_us", "en-US"), ("EN-us", "en-US"),
-        ("es-419", "es-419"), ("ast", "ast"), ("pt_BR", "pt-BR"),
+        ("es-419", "es-419"), ("ast", "ast"), ("pt_BR", "pt-BR"), ("zh-hans-cn", "zh-Hans-CN"),
+        ("sr-Latn", "sr-Latn"), ("en-GB-scotland", "en-GB-scotland"), ("en-GB-x-rp", "en-GB-x-rp"),
+        ("ca-ES-valencia", "ca-ES-valencia"), ("de-CH-1996", "de-CH-1996"), ("en-US-u-ca-gregory", "en-US-u-ca-gregory"),
+        ("vi-VN-X-Central", "vi-VN-x-central"),
     ])
     func parsesCanonicalForms(input: String, expected: String) throws {
         #expect(try #require(LocaleTag(input)).description == expected)
     }
 
-    @Test(arguments: ["", "e", "english", "en-USA", "en-1", "en-US-x", "e1-US", "en-U5", "-US"])
+    @Test(arguments: ["", "e", "english", "en-USA", "en-1", "en-US-x", "e1-US", "en-U5", "-US", "en--US", "en-US-",
+                      "en-u", "en-u-x", "en-x-toolongsubtag", "en-Latn-Latn", "en-US-x-a-" , String(repeating: "a", count: 300),
+                      "en-" + String(repeating: "abcde-", count: 20) + "x-y"])
     func rejectsMalformedTags(input: String) {
         #expect(LocaleTag(input) == nil)
+    }
+
+    @Test func keepsTheSubtagsApart() throws {
+        let tag = try #require(LocaleTag("sr-latn-rs-x-ekavian"))
+        #expect(tag.language == "sr" && tag.script == "Latn" && tag.region == "RS" && tag.variants == ["x", "ekavian"])
+        #expect(tag.languageAndRegion == LocaleTag("sr-RS"))
+        #expect(!tag.isBareLanguage && LocaleTag("sq")!.isBareLanguage)
     }
 
     @Test func dropsTheRegion() {

@@ -86,9 +86,9 @@ struct PipeModeTests {
     }
 
     @Test func parleyRefusesAnUnknownLocaleInOneSentence() throws {
-        let output = try ProcessRunner.parley(["dialog", "en", "klingon", "--no-history"], input: Data())
+        let output = try ProcessRunner.parley(["dialog", "en", "vulcan", "--no-history"], input: Data())
         #expect(output.status == 1)
-        #expect(output.stderr == "parley: unknown locale 'klingon' (`parley languages` lists them)\n")
+        #expect(output.stderr == "parley: unknown locale 'vulcan' (`parley languages` lists them)\n")
     }
 
     @Test func parleyRejectsAnEndpointOutOfRange() throws {

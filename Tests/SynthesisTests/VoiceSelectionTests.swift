@@ -42,6 +42,24 @@ struct VoiceSelectionTests {
         #expect(try await startedVoice(.locale(LocaleTag("en-GB")!))?.identifier == "en-gb")
     }
 
+    @Test("a locale no table names speaks with the closest installed voice", arguments: [
+        ("sq-AL", "sq"), ("sq", "sq"), ("hi-IN", "hi"), ("pt-BR", "pt-br"), ("zh-Hans-CN", "cmn"), ("cmn-Latn", "cmn-latn-pinyin"),
+        ("yue-HK", "yue"), ("no", "nb"), ("fr-CA", "fr-fr"), ("fr-BE", "fr-be"), ("vi-VN", "vi"), ("en-GB-scotland", "en-gb-scotland"),
+        ("en-AU", "en-gb"), ("es-AR", "es"), ("hr-HR", "hr"),
+    ])
+    func closestVoice(locale: String, identifier: String) async throws {
+        #expect(try await startedVoice(.locale(LocaleTag(locale)!))?.identifier == identifier)
+    }
+
+    @Test("espeak's language names read as locales, leniently")
+    func voiceNamesAsLocales() {
+        #expect(VoiceMatch.tag(fromVoiceName: "en-gb-x-rp").description == "en-GB-x-rp")
+        #expect(VoiceMatch.tag(fromVoiceName: "chr-US-Qaaa-x-west").description == "chr-US-x-west")
+        #expect(VoiceMatch.tag(fromVoiceName: "cmn-latn-pinyin").description == "cmn-Latn-pinyin")
+        #expect(VoiceMatch.tag(fromVoiceName: "en-029").description == "en-029")
+        #expect(VoiceMatch.tag(fromVoiceName: "piqd").description == "piqd")
+    }
+
     @Test("a gender preference picks the variant, and it sounds higher")
     func genderPreference() async throws {
         let synthesizer = try makeSynthesizer()
