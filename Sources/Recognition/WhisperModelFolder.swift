@@ -1,6 +1,6 @@
 import Foundation
 import Locales
-public import ParleyCore
+import ParleyCore
 
 /// A Whisper model in the CTranslate2 format: a folder with `model.bin`,
 /// `config.json` and the tokenizer (`tokenizer.json` or `vocabulary.txt`).

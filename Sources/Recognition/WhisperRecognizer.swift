@@ -1,5 +1,5 @@
 import Foundation
-public import Locales
+import Locales
 public import ParleyCore
 import Synchronization
 

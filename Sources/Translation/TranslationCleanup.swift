@@ -1,5 +1,5 @@
-public import Foundation
-public import Locales
+import Foundation
+import Locales
 
 /// Tidies Apertium's output for one target language, driven by
 /// `translation-cleanup.tsv`: Spanish opening marks (¿ ¡), the double spaces

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Corpus-level translation quality scores, computed as sacreBLEU 2 computes
 /// them, so Parley's figures can be compared with published ones.
