@@ -10,4 +10,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WhisperBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
+    SoakBenchmark.self,
 ]
