@@ -59,8 +59,19 @@ struct RecognitionLogicTests {
         #expect(DecoderConfiguration(model: model, postSpeechFrames: 30).arguments
             == ["-hmm", "/m/hmm", "-lm", "/m/lm.bin", "-dict", "/m/words.dict",
                 "-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
-        #expect(PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
-            == DecoderConfiguration(model: model, postSpeechFrames: 30).tuning)
+    }
+
+    @Test("the tool is compared under the settings a default recognizer really loads its decoder with")
+    func commandLineTuningIsTheRecognizers() {
+        let tuning = PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
+        #expect(tuning == ["-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
+        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        #expect(recognizer.configuration(for: Reference.english, endpointMilliseconds: 300).tuning == tuning)
+        #expect(PocketSphinxRecognizer.commandLineTuning() == recognizer.configuration(
+            for: Reference.english, endpointMilliseconds: RecognitionOptions().endpointMilliseconds).tuning)
+        let wider = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), flatLexiconPass: true, maximumActiveHMMs: 30_000)
+        #expect(wider.configuration(for: Reference.english, endpointMilliseconds: 300).tuning
+            == ["-fwdflat", "yes", "-bestpath", "yes", "-maxhmmpf", "30000", "-vad_postspeech", "30"])
     }
 
     @Test("channels are averaged to mono")
