@@ -114,3 +114,16 @@ extension RecognitionLogicTests {
             == .modelUnusable(path: "/m/hmm", reason: "PocketSphinx could not load it"))
     }
 }
+
+extension RecognitionLogicTests {
+    @Test("text between JSGF statements is found; comments, quoted tokens and tags may hold anything")
+    func jsgfStrayText() {
+        let header = "#JSGF V1.0;\ngrammar g;\n"
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go | stop;\n<b> = one;\nimport <x.y>;") == nil)
+        #expect(JSGFStatements.strayText(in: header + "/* a; b */ public <a> = go; // c; d\n") == nil)
+        #expect(JSGFStatements.strayText(in: header + "public <a> = \"x;y\" {t;u} go;") == nil)
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go;\nroot:x:0:0\nbin:x:1") == "root:x:0:0 bin:x:1")
+        #expect(JSGFStatements.strayText(in: header + "stray words\npublic <a> = go;") == "stray words public <a> = go")
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go;\n  ~~~  \n") == "~~~")
+    }
+}
