@@ -69,4 +69,18 @@ struct ListenFileSafetyTests {
         #expect(output.stderr == "parley: the grammar cannot be used: '\(first)' is not a JSGF statement; "
             + "check its JSGF syntax and that every word is in the model's dictionary\n")
     }
+
+    @Test("a phrases file with a line over 4096 bytes is refused with one sentence naming the line")
+    func overlongPhrase() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("phrases.txt").path
+        try ("Zaragoza\n" + String(repeating: "x", count: 10_000) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--phrases", path,
+                                            "--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 64)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("Error: line 2 of the phrases file \(path) is 10000 bytes long; a phrase holds at most 4096 bytes\n"),
+                "\(output.stderr)")
+    }
 }
