@@ -49,6 +49,8 @@ struct SoakBenchmark: AsyncParsableCommand {
         var seconds: Double
         /// Turns the transcript records as heard with a non-empty translation.
         var translatedTurns: Int
+        /// Plays of the recording heard as nothing (counted apart; the recording was played again).
+        var unheardPlays: Int
     }
 
     private func soak(microphone: NullSink, speaker: NullSink) throws -> SoakRun {
@@ -63,8 +65,9 @@ struct SoakBenchmark: AsyncParsableCommand {
         guard let start = MemoryStatus(pid: run.pid) else { throw BenchmarkFailure("parley exited") }
         samples.append((0, start.resident))
         let began = Date()
+        var unheard = 0
         for turn in 1...turns {
-            try spokenTurn(run, into: microphone)
+            unheard += try spokenTurn(run, into: microphone)
             if turn % interval == 0 || turn == turns {
                 guard let status = MemoryStatus(pid: run.pid) else { throw BenchmarkFailure("parley exited") }
                 samples.append((turn, status.resident))
@@ -74,18 +77,30 @@ struct SoakBenchmark: AsyncParsableCommand {
         let seconds = Date().timeIntervalSince(began)
         let peak = MemoryStatus(pid: run.pid)?.peak ?? 0
         run.finish()
-        return SoakRun(samples: samples, peak: peak, seconds: seconds, translatedTurns: try translatedTurns(in: transcript))
+        return SoakRun(samples: samples, peak: peak, seconds: seconds, translatedTurns: try translatedTurns(in: transcript),
+                       unheardPlays: unheard)
     }
 
-    /// Plays the recording as A, waits until the translation has been spoken (B's prompt is
-    /// printed once the speaker has drained), then gives the turn back to A.
-    private func spokenTurn(_ run: DialogueProcess, into microphone: NullSink) throws {
-        let turnsOfB = run.count("B (es-ES), your turn")
-        try ProcessRunner.run(["paplay", "--device=\(microphone.name)", DialogueBenchmark.recording])
-        try run.waitFor("B (es-ES), your turn", moreThan: turnsOfB, timeout: 120)
-        let turnsOfA = run.count("A (en-US), your turn")
-        run.send(":swap", terminal: .pipe)
-        try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
+    /// Plays the recording as A until a turn is heard, translated and spoken (B's prompt is
+    /// printed once the speaker has drained), then gives the turn back to A. Returns the
+    /// plays that were heard as nothing (A keeps the turn and listens again).
+    private func spokenTurn(_ run: DialogueProcess, into microphone: NullSink) throws -> Int {
+        let unheard = "no speech was recognized"
+        for misses in 0..<5 {
+            let (turnsOfB, missed) = (run.count("B (es-ES), your turn"), run.count(unheard))
+            try ProcessRunner.run(["paplay", "--device=\(microphone.name)", DialogueBenchmark.recording])
+            let deadline = Date().addingTimeInterval(120)
+            while run.count("B (es-ES), your turn") == turnsOfB && run.count(unheard) == missed {
+                guard Date() < deadline else { throw BenchmarkFailure("no turn ended within 120 s of the recording") }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            guard run.count("B (es-ES), your turn") > turnsOfB else { continue }
+            let turnsOfA = run.count("A (en-US), your turn")
+            run.send(":swap", terminal: .pipe)
+            try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
+            return misses
+        }
+        throw BenchmarkFailure("five plays of the recording in a row were heard as nothing")
     }
 
     /// Spoken turns of A in the transcript with recognized text and a translation.
@@ -110,7 +125,8 @@ struct SoakBenchmark: AsyncParsableCommand {
             the microphone's null sink, parley recognizes it, translates it with Apertium and speaks the Spanish \
             to the speaker's null sink; `:swap` then gives the turn back to A. A transcript file is written. \
             Resident memory (VmRSS) is read from /proc at turn 0 (models loaded, no turn yet) and every \
-            \(interval) turns. The machine was shared with other builds and test runs while this ran, so \
+            \(interval) turns. A play heard as nothing (on a loaded machine the capture consumer can fall \
+            behind and drop audio) is played again and counted apart. The machine was shared with other builds and test runs while this ran, so \
             turns per minute is a floor, not a figure of Parley alone.
             """)
         report.add("")
@@ -118,6 +134,7 @@ struct SoakBenchmark: AsyncParsableCommand {
                         rows: [["VmRSS (MiB)"] + run.samples.map { mib($0.resident) }])
         report.addTable(header: ["measure", "value"], rows: [
             ["turns heard and translated (transcript)", "\(run.translatedTurns) of \(turns)"],
+            ["plays of the recording heard as nothing (played again; not turns)", "\(run.unheardPlays)"],
             ["turns per minute", String(format: "%.1f", Double(turns) / run.seconds * 60)],
             ["growth from turn 0 to turn \(turns) (VmRSS)", String(format: "%+.1f MiB", growth)],
             ["growth from turn \(interval) to turn \(turns) (VmRSS)", String(format: "%+.1f MiB", Double(last - settled) / 1024)],
