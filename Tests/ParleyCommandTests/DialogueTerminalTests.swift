@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 import TranslationReference
 
-/// The real `parley dialog` under a real terminal (tmux), typed-only, with real
-/// Apertium and espeak-ng on the test audio server: readline editing and history,
-/// Ctrl-C in each state, Ctrl-D, read back from the screen and the transcript.
+/// The real `parley dialog` under a real terminal (tmux), typed-only but for the
+/// listening test, with real Apertium and espeak-ng on the test audio server: readline
+/// editing and history, Ctrl-C in each state, Ctrl-D, read back from the screen and the transcript.
 @Suite("parley dialog under a terminal", .serialized)
 struct DialogueTerminalTests {
     /// One `parley dialog --typed-only` in tmux, with its own state directory and transcript.
@@ -14,14 +14,15 @@ struct DialogueTerminalTests {
         let transcript: String
         let session: TmuxSession
 
-        init(_ extra: [String] = []) throws {
+        init(_ extra: [String] = [], typedOnly: Bool = true) throws {
             directory = try Fixtures.temporaryDirectory("parley-tty")
             transcript = directory.appendingPathComponent("talk.jsonl").path
             let environment = ["PULSE_SERVER": try TestAudioServer.address,
                                "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
-            session = try TmuxSession([ProcessRunner.parleyBinary, "dialog", "en-US", "es-ES", "--typed-only",
-                                       "--recognizer", "pocketsphinx", "--transcript", transcript,
-                                       "--sink", TestAudioServer.speakerSink] + extra, environment: environment)
+            let input = typedOnly ? ["--typed-only"] : ["--source", TestAudioServer.microphoneSource]
+            session = try TmuxSession([ProcessRunner.parleyBinary, "dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx",
+                                       "--transcript", transcript, "--sink", TestAudioServer.speakerSink] + input + extra,
+                                      environment: environment)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -99,6 +100,24 @@ struct DialogueTerminalTests {
         #expect(!screen.contains { $0.contains("A en-US: never said") })
         #expect(try terminal.leave() == 0)
         #expect(try terminal.turns().map(\.text) == ["good night"])
+    }
+
+    @Test func ctrlCWhileListeningStopsListeningAndEnterListensAgain() throws {
+        let terminal = try Terminal(["--mute"], typedOnly: false)
+        let session = terminal.session
+        try session.waitForPromptLine("A en-US listening>")
+        try session.press("C-c")
+        let screen = try session.waitForPromptLine("A en-US idle>")
+        #expect(screen.contains("cancelled listening"))
+        #expect(try session.exitStatus() == nil)
+        try session.press("Enter")
+        try session.waitForPromptLine("A en-US listening>")
+        try session.type("typed while listening")
+        try session.press("Enter")
+        let after = try session.waitFor("the typed turn") { $0.last?.hasPrefix("B es-ES ") == true }
+        #expect(after.contains("A en-US: typed while listening (typed)"))
+        #expect(try terminal.leave() == 0)
+        #expect(try terminal.turns().map(\.text) == ["typed while listening"])
     }
 
     @Test func ctrlCWhileSpeakingCancelsTheSpeechAndKeepsTheTurn() throws {
