@@ -35,9 +35,11 @@ public struct CMUDictionary: Sendable {
         lineByWord = lines
     }
 
-    /// Reads the dictionary at `path`.
+    /// Reads the dictionary at `path`; a line over `LineLengthLimit.maximumBytes` is refused.
     public static func load(path: String = defaultPath) throws -> CMUDictionary {
-        CMUDictionary(parsing: try DataFile.read(path), path: path)
+        let text = try DataFile.read(path)
+        try LineLengthLimit.check(text, path: path)
+        return CMUDictionary(parsing: text, path: path)
     }
 
     /// The line of `word`'s first pronunciation.

@@ -28,6 +28,8 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
     case notRegularFile(path: String, kind: String)
     /// A PLS or CMU file could not be imported.
     case importFailure(path: String, reason: String)
+    /// A line of a line-based file is longer than `LineLengthLimit.maximumBytes`.
+    case overlongLine(path: String, line: Int, bytes: Int)
 
     public var description: String {
         switch self {
@@ -61,6 +63,8 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
             return "\(path) is \(kind), not a regular file; it was left as it is: give the path of a file"
         case let .importFailure(path, reason):
             return "cannot import \(path): \(reason)"
+        case let .overlongLine(path, line, bytes):
+            return "line \(line) of \(path) is \(bytes) bytes long; a line holds at most \(LineLengthLimit.maximumBytes) bytes"
         }
     }
 

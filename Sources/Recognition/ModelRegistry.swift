@@ -25,6 +25,13 @@ public struct SpeechModel: Sendable, Equatable {
     public var missingFile: String? {
         requiredFiles.first { !FileManager.default.fileExists(atPath: $0) }
     }
+
+    /// The first required file that is missing or empty, if any: a folder with one is not a model.
+    var incompleteFile: String? {
+        requiredFiles.first { path in
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) == 0
+        }
+    }
 }
 
 /// Finds installed speech models: the packaged en-US model, and one folder per
@@ -67,14 +74,16 @@ public struct ModelRegistry: Sendable {
         }
     }
 
-    /// The model in `folder` for `locale`: an acoustic model folder (with `mdef`), a language model and a dictionary.
+    /// The model in `folder` for `locale`: an acoustic model folder (with `mdef`), a language model and a
+    /// dictionary, with every file the decoder needs present and not empty.
     public static func model(in folder: String, locale: LocaleTag) -> SpeechModel? {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder).sorted() else { return nil }
         let acoustic = files.first { FileManager.default.fileExists(atPath: "\(folder)/\($0)/mdef") }
         let languageModel = files.first { $0.hasSuffix(".lm.bin") || $0.hasSuffix(".lm") || $0.hasSuffix(".arpa") }
         let dictionary = files.first { $0.hasSuffix(".dict") || $0.hasSuffix(".dic") }
         guard let acoustic, let languageModel, let dictionary else { return nil }
-        return SpeechModel(locale: locale, acousticModel: "\(folder)/\(acoustic)",
-                           languageModel: "\(folder)/\(languageModel)", dictionary: "\(folder)/\(dictionary)")
+        let model = SpeechModel(locale: locale, acousticModel: "\(folder)/\(acoustic)",
+                                languageModel: "\(folder)/\(languageModel)", dictionary: "\(folder)/\(dictionary)")
+        return model.incompleteFile == nil ? model : nil
     }
 }

@@ -126,7 +126,8 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, StreamingRecognizer
         }
     }
 
-    private func configuration(for locale: LocaleTag, endpointMilliseconds: Int) -> DecoderConfiguration {
+    /// The settings this recognizer loads `locale`'s decoder with for `endpointMilliseconds`.
+    func configuration(for locale: LocaleTag, endpointMilliseconds: Int) -> DecoderConfiguration {
         DecoderConfiguration(model: models.model(for: locale)!,
                              postSpeechFrames: DecoderConfiguration.frames(forMilliseconds: endpointMilliseconds),
                              flatLexiconPass: flatLexiconPass, maximumActiveHMMs: maximumActiveHMMs)

@@ -55,6 +55,9 @@ struct SearchSelection {
     }
 
     private func define(_ grammar: String, named name: String, on decoder: Decoder, what: String) throws {
+        if let stray = JSGFStatements.strayText(in: grammar) {
+            throw GrammarError(reason: "'\(stray)' is not a JSGF statement")  // PocketSphinx would print it and go on
+        }
         let (defined, errors) = SphinxLog.capturing { decoder.defineGrammar(grammar, named: name) }
         guard defined else {
             throw GrammarError(reason: errors.first.map(SphinxLog.message) ?? "\(what) could not be compiled")

@@ -12,4 +12,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     SidesBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
+    SoakBenchmark.self,
 ]

@@ -40,7 +40,9 @@ struct DictImportCommand: AsyncParsableCommand {
     }
 
     private func cmuEntries(_ dictionaries: PronunciationDictionaries) throws -> [DictionaryEntry] {
-        let words = DataFile.rows(of: try DataFile.read(file)).map { $0.fields[0] }
+        let list = try DataFile.read(file)
+        try LineLengthLimit.check(list, path: file)
+        let words = DataFile.rows(of: list).map { $0.fields[0] }
         let importer = CMUImport(cmu: try CMUDictionary.load(path: cmudictPath),
                                  arpabet: try ARPAbetTable.load(from: dictionaries.directories))
         let result = try importer.entries(for: words)

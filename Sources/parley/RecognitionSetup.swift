@@ -3,6 +3,7 @@ import Foundation
 import Locales
 import Logging
 import ParleyCore
+import Pronunciation
 import Recognition
 
 /// `--recognizer`'s values.
@@ -34,6 +35,10 @@ struct RecognitionChoiceOptions: ParsableArguments {
         guard let phrases else { return [] }
         guard let text = try? String(contentsOfFile: phrases, encoding: .utf8) else {
             throw ValidationError("cannot read the phrases file \(phrases); give a UTF-8 text file with one phrase per line")
+        }
+        if let (line, bytes) = LineLengthLimit.firstOverlongLine(in: text) {
+            throw ValidationError("line \(line) of the phrases file \(phrases) is \(bytes) bytes long; "
+                                  + "a phrase holds at most \(LineLengthLimit.maximumBytes) bytes")
         }
         return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -12,16 +12,25 @@ import TestSupport
             $0.gatesCaptureDuringPlayback = false
         }
         let collector = CaptureCollector(session)
+        let listening = ContinuousClock.now
         try await session.startListening()
+        await Harness.waitUntil(10) { !collector.arrivals.isEmpty }
+        let firstAudio = try #require(collector.arrivals.first).time - listening
+        let enqueued = ContinuousClock.now
         for chunk in Harness.tone(frequency: 1_000, seconds: 0.5) { try await session.enqueue(chunk) }
         try await Harness.within(10, "playback never drained") { try await session.drain() }
+        let drained = ContinuousClock.now - enqueued
         await Harness.waitUntil(10) { Harness.toneWindows(collector.samples) >= 15 }  // the ear may trail the speaker
         let metrics = session.metrics
         await session.close()
 
         #expect(Harness.toneWindows(collector.samples) >= 15)  // 0.5 s of tone is 25 windows
-        #expect(metrics.playbackStartLatency != nil)
-        #expect(metrics.activationLatency != nil)
+        // Each latency lies within what the test saw from outside: activation within the wait for the
+        // first chunk, the playback start within the time from the first chunk enqueued to the drain.
+        let activation = try #require(metrics.activationLatency)
+        #expect(activation > .zero && activation <= firstAudio, "\(activation) vs \(firstAudio)")
+        let playbackStart = try #require(metrics.playbackStartLatency)
+        #expect(playbackStart > .zero && playbackStart <= drained, "\(playbackStart) vs \(drained)")
     }
 
     @Test func audioPlayedWhileGatedNeverReachesTheConsumer() async throws {

@@ -27,10 +27,19 @@ import TestSupport
     @Test func doctorMeasuresActivationOnTheChosenDevices() throws {
         let output = try ProcessRunner.parley(["doctor", "--source", TestAudioServer.speakerSource,
                                                "--sink", TestAudioServer.microphoneSink])
-        let row = output.stdout.split(separator: "\n").first { $0.hasPrefix("PulseAudio") } ?? ""
-        #expect(row.contains(" ok "))
-        #expect(row.contains("source \(TestAudioServer.speakerSource)"))
-        #expect(row.contains("activation ") && row.contains(" ms"))
+        let row = output.stdout.split(separator: "\n").first { $0.hasPrefix("PulseAudio") }.map(String.init) ?? ""
+        // The server's own name and version, as `pactl info` reports them.
+        let info = try ProcessRunner.run(["pactl", "info"], environment: try TestAudioServer.environment()).stdout
+        let field = { (name: String) in
+            info.split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) } ?? "?"
+        }
+        let server = "\(field("Server Name")) \(field("Server Version"))"
+        let expected = "\(server); sink \(TestAudioServer.microphoneSink); source \(TestAudioServer.speakerSource); activation "
+        let pattern = "^PulseAudio +ok +" + NSRegularExpression.escapedPattern(for: expected) + "([0-9]+\\.[0-9]) ms$"
+        let match = try #require(try Regex(pattern).wholeMatch(in: row), "\(row)")
+        let measured = try #require(match.output[1].substring)
+        let milliseconds = try #require(Double(String(measured)))
+        #expect(milliseconds > 0, "a latency was measured on audio that arrived")
     }
 
     @Test func doctorNamesAMissingSink() throws {

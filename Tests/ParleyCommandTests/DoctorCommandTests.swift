@@ -47,18 +47,28 @@ import TestSupport
         #expect(byLocale["fr-FR"]?["translation"] as? [String] == [])
     }
 
-    @Test func aUserModelFolderAddsRecognition() throws {
+    @Test func aUserModelFolderAddsRecognitionAndAnEmptyOneDoesNot() throws {
         let models = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: models) }
-        let spanish = models.appendingPathComponent("es-ES")
-        try FileManager.default.createDirectory(at: spanish.appendingPathComponent("acoustic"), withIntermediateDirectories: true)
-        for file in ["acoustic/mdef", "es.lm.bin", "es.dict"] {
-            #expect(FileManager.default.createFile(atPath: spanish.appendingPathComponent(file).path, contents: Data()))
+        // es-ES: the packaged model's real files (a model that loads); fr-FR: the same names, all empty.
+        let english = Fixtures.englishModel
+        let spanish = models.appendingPathComponent("es-ES"), french = models.appendingPathComponent("fr-FR")
+        try FileManager.default.createDirectory(at: spanish, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(english)/en-us", toPath: spanish.appendingPathComponent("acoustic").path)
+        try FileManager.default.copyItem(atPath: "\(english)/en-us.lm.bin", toPath: spanish.appendingPathComponent("es.lm.bin").path)
+        try FileManager.default.copyItem(atPath: "\(english)/cmudict-en-us.dict", toPath: spanish.appendingPathComponent("es.dict").path)
+        let acoustic = try FileManager.default.contentsOfDirectory(atPath: "\(english)/en-us")
+        try FileManager.default.createDirectory(at: french.appendingPathComponent("acoustic"), withIntermediateDirectories: true)
+        for file in acoustic.map({ "acoustic/\($0)" }) + ["fr.lm.bin", "fr.dict"] {
+            #expect(FileManager.default.createFile(atPath: french.appendingPathComponent(file).path, contents: Data()))
         }
         let output = try ProcessRunner.parley(["languages", "--json", "--models", models.path],
                                               environment: ["PARLEY_WHISPER_PYTHON": "/nonexistent/python3"])
         let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
-        #expect(rows?.first { $0["locale"] as? String == "es-ES" }?["recognition"] as? Bool == true)
+        let row = { (locale: String) in rows?.first { $0["locale"] as? String == locale } }
+        #expect(row("es-ES")?["recognition"] as? Bool == true)
+        #expect(row("es-ES")?["recognizers"] as? [String] == ["pocketsphinx"])
+        #expect(row("fr-FR")?["recognition"] as? Bool == false, "empty model files are no model")
     }
 
     @Test func usageErrorsExitWith64() throws {

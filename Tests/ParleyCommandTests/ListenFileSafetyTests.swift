@@ -53,4 +53,34 @@ struct ListenFileSafetyTests {
         #expect(output.stdout.isEmpty)
         #expect(output.stderr == "parley: /etc/passwd is not a JSGF grammar: a grammar starts with a #JSGF header, e.g. #JSGF V1.0;\n")
     }
+
+    @Test("--grammar with a JSGF header and other text after a rule fails with one sentence and prints nothing of it")
+    func grammarWithHeaderAndStrayText() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("mixed.gram").path
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        try ("#JSGF V1.0;\ngrammar g;\npublic <a> = go forward ten meters;\n" + passwd).write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx",
+                                            "--file", Fixtures.recording("goforward.raw"), "--grammar", path])
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty, "\(output.stdout)")
+        let first = String(passwd.prefix(40)).split(whereSeparator: \.isNewline).joined(separator: " ")
+        #expect(output.stderr == "parley: the grammar cannot be used: '\(first)' is not a JSGF statement; "
+            + "check its JSGF syntax and that every word is in the model's dictionary\n")
+    }
+
+    @Test("a phrases file with a line over 4096 bytes is refused with one sentence naming the line")
+    func overlongPhrase() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("phrases.txt").path
+        try ("Zaragoza\n" + String(repeating: "x", count: 10_000) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--phrases", path,
+                                            "--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 64)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("Error: line 2 of the phrases file \(path) is 10000 bytes long; a phrase holds at most 4096 bytes\n"),
+                "\(output.stderr)")
+    }
 }

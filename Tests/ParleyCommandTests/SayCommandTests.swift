@@ -52,10 +52,19 @@ struct SayCommandTests {
     func sayFromStandardInput() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("stdin.wav").path
-        let result = try ProcessRunner.parley(["say", "--out", path], input: Data("Hello from a pipe.".utf8))
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("wrote "))
+        func say(_ name: String, _ arguments: [String], input: String? = nil) throws -> (wav: Data, samples: Int) {
+            let path = directory.appendingPathComponent(name).path
+            let result = try ProcessRunner.parley(["say", "--out", path] + arguments, input: input.map { Data($0.utf8) })
+            #expect(result.status == 0, "\(result.stderr)")
+            let samples = try ProcessRunner.run(["soxi", "-s", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return (try Data(contentsOf: URL(fileURLWithPath: path)), Int(samples) ?? 0)
+        }
+        let piped = try say("stdin.wav", [], input: "Hello from a pipe.")
+        let argument = try say("argument.wav", ["Hello from a pipe."])
+        #expect(piped.wav == argument.wav, "standard input is spoken as the same text given as an argument")
+        // Every line of standard input is spoken, not only the first.
+        let twoLines = try say("lines.wav", [], input: "Hello from a pipe.\nAnd a second line that is spoken too.\n")
+        #expect(twoLines.samples > piped.samples + 22_050, "\(twoLines.samples) vs \(piped.samples)")
     }
 
     @Test("an unknown voice is a runtime failure naming close matches; a bad rate a usage error")

@@ -29,7 +29,7 @@ struct LargePLSTests {
     func emptyFile() throws {
         let directory = try TestData.temporaryDirectory()
         let pls = "\(directory)/empty.pls"
-        _ = FileManager.default.createFile(atPath: pls, contents: Data())
+        #expect(FileManager.default.createFile(atPath: pls, contents: Data()))
         let result = try DictCommandTests.parley(["dict", "import", "en", pls], directory: directory)
         #expect(result.status == 1)
         #expect(result.stderr == "parley: cannot import \(pls): the file is empty\n")

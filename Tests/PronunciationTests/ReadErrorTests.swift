@@ -60,6 +60,36 @@ struct ReadErrorTests {
         #expect(result.stderr == "parley: cannot import \(directory)/cmu.dict: line 2, 'zork': unknown ARPAbet phone 'QQ' in 'Z QQ R K'\n")
     }
 
+    @Test("a CMU dictionary or a word list with a line over 4096 bytes is refused, naming the file and the line")
+    func cmuOverlongLines() throws {
+        let directory = try TestData.temporaryDirectory()
+        let long = String(repeating: "a", count: 5_000)
+        let import_ = { (words: String, cmu: String) in
+            try Self.parley(["dict", "import", "en", "--cmudict", "\(directory)/\(words)", "--cmudict-path", "\(directory)/\(cmu)"],
+                            directory: directory)
+        }
+        try "judge JH AH1 JH\r\n\(long) AH1\r\n".write(toFile: "\(directory)/long.dict", atomically: true, encoding: .utf8)
+        try "judge JH AH1 JH\n".write(toFile: "\(directory)/cmu.dict", atomically: true, encoding: .utf8)
+        try "judge\n".write(toFile: "\(directory)/words.txt", atomically: true, encoding: .utf8)
+        try "judge\n\(long)\n".write(toFile: "\(directory)/long.txt", atomically: true, encoding: .utf8)
+        let cmu = try import_("words.txt", "long.dict")
+        #expect(cmu.status == 1)
+        #expect(cmu.stderr == "parley: line 2 of \(directory)/long.dict is 5004 bytes long; a line holds at most 4096 bytes\n")
+        let list = try import_("long.txt", "cmu.dict")
+        #expect(list.status == 1)
+        #expect(list.stderr == "parley: line 2 of \(directory)/long.txt is 5000 bytes long; a line holds at most 4096 bytes\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/en.dict"), "nothing was imported")
+        #expect(try import_("words.txt", "cmu.dict").status == 0, "the same files without the long line import")
+    }
+
+    @Test("the line limit counts bytes of UTF-8 without the line ending, and names the first long line")
+    func lineLimitCounting() {
+        let limit = LineLengthLimit.maximumBytes
+        #expect(LineLengthLimit.firstOverlongLine(in: String(repeating: "a", count: limit) + "\r\nb\n") == nil)
+        #expect(LineLengthLimit.firstOverlongLine(in: "a\n" + String(repeating: "ə", count: limit / 2 + 1))! == (2, limit + 2))
+        #expect(LineLengthLimit.firstOverlongLine(in: "a\n\n" + String(repeating: "b", count: limit + 1) + "\nc")! == (3, limit + 1))
+    }
+
     @Test("a language given by name is looked up as its code; an unknown one suggests only real names")
     func languageByName() throws {
         let directory = try TestData.temporaryDirectory()

@@ -120,14 +120,31 @@ extension RecognitionEngineTests {
     @Test("the confirmation hint and user grammars can be switched between requests without redefinition")
     func switchingSearches() async throws {
         let grammar = try String(contentsOfFile: Fixtures.recording("goforward.gram"), encoding: .utf8)
+        // What each search hears in a recording when it is the only one a fresh decoder has used.
+        // "go somewhere and do something": each search makes something else of it, so a decoder
+        // left on the previous search would be seen.
+        let audio = try AudioFileReader.read(Fixtures.recording("something.raw"))
+        func alone(_ hint: RecognitionHint) async throws -> String {
+            let fresh = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+            let request = try await fresh.makeRequest(locale: Reference.english, options: .init(hint: hint), newStream: true)
+            return try await Self.decode(audio, with: request)
+        }
+        let expected = [try await alone(.dictation), try await alone(.confirmation), try await alone(.grammar(grammar))]
+        #expect(Set(expected).count == 3, "\(expected)")
+        #expect(expected[0] == (try Reference.continuous(Fixtures.recording("something.raw"),
+                                                         configuration: Reference.defaultConfiguration()).joined(separator: " ")))
+        #expect(Self.confirmationAnswers.contains(expected[1]), "\(expected)")
         let hints: [RecognitionHint] = [.confirmation, .grammar(grammar), .dictation, .grammar(grammar),
-                                        .grammar(grammar + "\n"), .confirmation, .grammar(grammar)]
+                                        .grammar(grammar + "\n"), .confirmation, .grammar(grammar), .dictation]
         for hint in hints {
             let request = try await Self.recognizer.makeRequest(locale: Reference.english, options: .init(hint: hint),
                                                                 newStream: true)
-            let text = (try? await Self.decode(Self.goForward(), with: request)) ?? ""
-            if case .grammar = hint { #expect(text == "go forward ten meters") }
-            if case .confirmation = hint { #expect(Self.confirmationAnswers.contains(text)) }
+            let text = try await Self.decode(audio, with: request)
+            switch hint {
+            case .dictation: #expect(text == expected[0], "dictation is back on the language model")
+            case .confirmation: #expect(text == expected[1], "the confirmation search is the one asked for")
+            case .grammar: #expect(text == expected[2], "the user grammar is the one asked for")
+            }
         }
     }
 }

@@ -15,6 +15,19 @@ extension RecognitionEngineTests {
         #expect(try await Self.freshTranscript(path) == expected)
         #expect(!expected.isEmpty)
     }
+
+    @Test("on the recordings with human transcripts, Parley's tuning makes no more word errors than the tool at its own defaults")
+    func noWorseThanTheToolsDefaults() async throws {
+        var parley = 0, tool = 0, words = 0
+        for (name, reference) in try Reference.transcripts() {
+            let path = Fixtures.recording(name)
+            parley += Reference.wordErrors(try await Self.freshTranscript(path).joined(separator: " "), reference)
+            tool += Reference.wordErrors(try Reference.continuousAtDefaults(path).joined(separator: " "), reference)
+            words += reference.split(separator: " ").count
+        }
+        #expect(tool < words / 2, "the reference decodes: \(tool) errors of \(words) words")
+        #expect(parley <= tool, "Parley \(parley) word errors, pocketsphinx_continuous at its defaults \(tool), of \(words)")
+    }
 }
 
 extension RecognitionEngineTests {
@@ -24,7 +37,8 @@ extension RecognitionEngineTests {
         let original = Fixtures.recording(name)
         let directory = try Fixtures.temporaryDirectory("parley-convert")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let expected = try await Self.freshTranscript(original)
+        // The tool's words for the original under the same settings (sameWordsAsContinuous: Parley's too).
+        let expected = try Reference.continuous(original, configuration: Reference.defaultConfiguration())
         for (rate, channels) in [(44_100, 1), (48_000, 2), (16_000, 2)] {
             let converted = try Reference.convert(original, rate: rate, channels: channels, into: directory)
             let words = try await Self.freshTranscript(converted)

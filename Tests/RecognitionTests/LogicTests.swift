@@ -59,8 +59,19 @@ struct RecognitionLogicTests {
         #expect(DecoderConfiguration(model: model, postSpeechFrames: 30).arguments
             == ["-hmm", "/m/hmm", "-lm", "/m/lm.bin", "-dict", "/m/words.dict",
                 "-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
-        #expect(PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
-            == DecoderConfiguration(model: model, postSpeechFrames: 30).tuning)
+    }
+
+    @Test("the tool is compared under the settings a default recognizer really loads its decoder with")
+    func commandLineTuningIsTheRecognizers() {
+        let tuning = PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
+        #expect(tuning == ["-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
+        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        #expect(recognizer.configuration(for: Reference.english, endpointMilliseconds: 300).tuning == tuning)
+        #expect(PocketSphinxRecognizer.commandLineTuning() == recognizer.configuration(
+            for: Reference.english, endpointMilliseconds: RecognitionOptions().endpointMilliseconds).tuning)
+        let wider = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), flatLexiconPass: true, maximumActiveHMMs: 30_000)
+        #expect(wider.configuration(for: Reference.english, endpointMilliseconds: 300).tuning
+            == ["-fwdflat", "yes", "-bestpath", "yes", "-maxhmmpf", "30000", "-vad_postspeech", "30"])
     }
 
     @Test("channels are averaged to mono")
@@ -101,5 +112,18 @@ extension RecognitionLogicTests {
             == .modelUnusable(path: "/m/es.dict", reason: "bad entry"))
         #expect(ModelFailure.diagnose(model, logErrors: [])
             == .modelUnusable(path: "/m/hmm", reason: "PocketSphinx could not load it"))
+    }
+}
+
+extension RecognitionLogicTests {
+    @Test("text between JSGF statements is found; comments, quoted tokens and tags may hold anything")
+    func jsgfStrayText() {
+        let header = "#JSGF V1.0;\ngrammar g;\n"
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go | stop;\n<b> = one;\nimport <x.y>;") == nil)
+        #expect(JSGFStatements.strayText(in: header + "/* a; b */ public <a> = go; // c; d\n") == nil)
+        #expect(JSGFStatements.strayText(in: header + "public <a> = \"x;y\" {t;u} go;") == nil)
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go;\nroot:x:0:0\nbin:x:1") == "root:x:0:0 bin:x:1")
+        #expect(JSGFStatements.strayText(in: header + "stray words\npublic <a> = go;") == "stray words public <a> = go")
+        #expect(JSGFStatements.strayText(in: header + "public <a> = go;\n  ~~~  \n") == "~~~")
     }
 }

@@ -1,18 +1,19 @@
 import Foundation
-import TestSupport
 
 /// A program running in a private tmux server: a real pseudo-terminal whose
 /// screen the test reads back.
-final class TmuxSession {
+public final class TmuxSession {
     private let socket = "parley-test-\(UUID().uuidString.prefix(8))"
     private let configuration: URL
 
     /// Starts `command` (program and arguments, no shell) in a 100×24 terminal.
-    init(_ command: [String], environment: [String: String] = [:]) throws {
+    public init(_ command: [String], environment: [String: String] = [:]) throws {
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
         try "set -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
         let variables = environment.merging(["NO_COLOR": "1"]) { old, _ in old }.map { "\($0.key)=\($0.value)" }
-        let wrapper = ["sh", "-c", "\"$@\"; echo \"\(Self.exitMarker)$?]\"", "sh"]
+        // The shell traps SIGINT so that a Ctrl-C, which reaches the whole foreground process
+        // group, does not end it; a trap (unlike an ignored signal) is not inherited by the program.
+        let wrapper = ["sh", "-c", "trap : INT; \"$@\"; echo \"\(Self.exitMarker)$?]\"", "sh"]
         try launch(["-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "100", "-y", "24",
                     "env"] + variables + wrapper + command)
     }
@@ -23,30 +24,40 @@ final class TmuxSession {
     }
 
     /// The visible screen, one string per row, trailing blank rows removed.
-    func screen() throws -> [String] {
+    public func screen() throws -> [String] {
         let rows = try tmux(["capture-pane", "-p", "-t", "main"]).split(separator: "\n", omittingEmptySubsequences: false)
         return Array(rows.map(String.init).reversed().drop { $0.isEmpty }.reversed())
     }
 
     /// Types `text` literally.
-    func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
+    public func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
 
     /// Presses keys by tmux name: `Enter`, `C-c`, `C-d`, `Up`, `Tab`.
-    func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+    public func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
 
     /// The program's exit status once it has exited, else nil. A small shell
     /// around the program prints it (tmux reaps its panes lazily, so its own
     /// record of the status can come late).
-    func exitStatus() throws -> Int32? {
+    public func exitStatus() throws -> Int32? {
         guard let row = try screen().last(where: { $0.hasPrefix(Self.exitMarker) }) else { return nil }
         return Int32(row.dropFirst(Self.exitMarker.count).prefix { $0 != "]" })
+    }
+
+    /// The process id of the program: the child of the small shell that runs it.
+    public func programIdentifier() throws -> Int32 {
+        let shell = try tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        guard let first = children.split(separator: " ").first, let pid = Int32(first) else {
+            throw ProcessRunner.Failure(message: "the program in the terminal has exited")
+        }
+        return pid
     }
 
     private static let exitMarker = "[exited with status "
 
     /// Waits until `condition` holds for the screen; fails after 20 seconds (a hang guard).
     @discardableResult
-    func waitFor(_ what: String, _ condition: ([String]) -> Bool) throws -> [String] {
+    public func waitFor(_ what: String, _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(20)
         while true {
             let rows = try screen()
@@ -60,7 +71,7 @@ final class TmuxSession {
 
     /// Waits until the last row (the prompt line) is exactly `row`.
     @discardableResult
-    func waitForPromptLine(_ row: String) throws -> [String] {
+    public func waitForPromptLine(_ row: String) throws -> [String] {
         try waitFor("the prompt line '\(row)'") { $0.last == row }
     }
 
