@@ -6,12 +6,19 @@ public struct TranslationResult: Sendable, Hashable, Codable {
     public var text: String
     /// Words the translator did not know and passed through untranslated.
     public var unknownWords: [String]
+    /// The languages the text went through, source first and target last (`["fr", "es", "en"]`)
+    /// when it was translated through another language; empty for a direct translation.
+    public var route: [String]
+
+    /// The languages between the source and the target (`["es"]`); empty for a direct translation.
+    public var pivots: [String] { route.count > 2 ? Array(route.dropFirst().dropLast()) : [] }
 
     /// Creates a result.
-    public init(source: String, text: String, unknownWords: [String] = []) {
+    public init(source: String, text: String, unknownWords: [String] = [], route: [String] = []) {
         self.source = source
         self.text = text
         self.unknownWords = unknownWords
+        self.route = route
     }
 }
 
