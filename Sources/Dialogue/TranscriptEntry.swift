@@ -51,11 +51,13 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var unknownWords: [String]
     /// When each step happened.
     public var times: TurnTimes
+    /// The languages the translation went through (`["fr", "es", "en"]`) when it was pivoted; empty when direct.
+    public var route: [String]
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
-                unknownWords: [String], times: TurnTimes) {
+                unknownWords: [String], times: TurnTimes, route: [String] = []) {
         self.turn = turn
         self.side = side
         self.locale = locale
@@ -66,9 +68,11 @@ public struct TranscriptEntry: Sendable, Hashable {
         self.translation = translation
         self.unknownWords = unknownWords
         self.times = times
+        self.route = route
     }
 
-    /// The entry as one line of JSON, fields in the order of SPEC §4, no newline.
+    /// The entry as one line of JSON, fields in the order of SPEC §4, no newline; a pivoted
+    /// translation adds `"pivots"` and `"route"` before `"times"`.
     /// Times and confidence are rounded to milliseconds (thousandths).
     public var jsonLine: String {
         var json = JSONLine()
@@ -81,6 +85,10 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("target_locale", string: targetLocale.description)
         json.field("translation", string: translation)
         json.field("unknown_words", strings: unknownWords)
+        if route.count > 2 {
+            json.field("pivots", strings: Array(route.dropFirst().dropLast()))
+            json.field("route", strings: route)
+        }
         json.field("times", object: timesObject)
         return json.finished
     }

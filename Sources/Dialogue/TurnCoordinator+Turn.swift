@@ -73,7 +73,7 @@ extension TurnCoordinator {
         draft.times.translated = clock.now()
         activeTurn = draft
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
-                          unknownWords: translation.unknownWords))
+                          unknownWords: translation.unknownWords, route: translation.route))
         if canSpeak {
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, token: token)

@@ -17,7 +17,7 @@ struct TurnDraft: Sendable {
         guard let translation else { return nil }
         return TranscriptEntry(turn: number, side: side, locale: locale, input: input, text: text,
                                confidence: confidence, targetLocale: target, translation: translation.text,
-                               unknownWords: translation.unknownWords, times: times)
+                               unknownWords: translation.unknownWords, times: times, route: translation.route)
     }
 }
 
