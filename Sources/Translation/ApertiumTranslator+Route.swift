@@ -1,10 +1,17 @@
 import ParleyCore
 
 extension ApertiumTranslator {
+    /// Translates `text` along `route` with no clean-up: the text is exactly what the route's
+    /// `apertium -u` commands print when chained (`apertium -u fr-es | apertium -u spa-eng_US`).
+    /// Throws `TranslationError` for refused text or a pipeline that failed twice.
+    public func translateMarked(_ text: String, along route: TranslationRoute) async throws -> MarkedTranslation {
+        try validate(text)
+        return try await translate(text, along: route)
+    }
+
     /// Translates `text` along `route`: through its one direction, or leg by leg, each leg
     /// reading the raw text of the one before (an empty leg ends the chain early).
     func translate(_ text: String, along route: TranslationRoute) async throws -> MarkedTranslation {
-        guard !route.isDirect else { return try await session(for: route.legs[0]).translate(text) }
         var legs: [MarkedTranslation] = []
         var input = text
         for leg in route.legs {
@@ -15,6 +22,6 @@ extension ApertiumTranslator {
             legs.append(translation)
             input = translation.rawText
         }
-        return MarkedTranslation(chaining: legs, along: route, source: text)
+        return route.isDirect ? legs[0] : MarkedTranslation(chaining: legs, along: route, source: text)
     }
 }

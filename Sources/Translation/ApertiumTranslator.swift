@@ -151,7 +151,7 @@ public actor ApertiumTranslator: Translator {
         return created
     }
 
-    private func validate(_ text: String) throws {
+    func validate(_ text: String) throws {
         if text.unicodeScalars.contains("\u{0}") {
             throw TranslationError.invalidInput("it contains a NUL character, which ends a sentence in Apertium's stream")
         }
