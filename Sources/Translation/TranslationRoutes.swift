@@ -41,6 +41,15 @@ public struct TranslationRoutes: Sendable {
         routes(from: source, to: target, variant: variant).first
     }
 
+    /// Every language `source` reaches, directly or through others, with its best route (no variant), by ISO 639-3 code.
+    public func bestRoutes(from source: String) -> [String: TranslationRoute] {
+        var found: [String: TranslationRoute] = [:]
+        for target in languages {
+            if let route = best(from: source, to: target) { found[target] = route }
+        }
+        return found
+    }
+
     /// Every route from `source` to `target` of at most `maximumLegs` directions, best first.
     public func routes(from source: String, to target: String, variant: String? = nil,
                        maximumLegs: Int = TranslationRoutes.maximumLegs) -> [TranslationRoute] {

@@ -55,6 +55,11 @@ import Translation
         #expect(routes.best(from: "en", to: "it")?.name == "eng-spa+spa-cat+cat-ita")
     }
 
+    @Test func everyLanguageASourceReachesHasItsBestRoute() {
+        let reached = routes(["fr-es", "es-fr", "spa-eng", "eng-spa", "spa-cat"]).bestRoutes(from: "fr")
+        #expect(reached.mapValues(\.name) == ["spa": "fr-es", "eng": "fr-es+spa-eng", "cat": "fr-es+spa-cat"])
+    }
+
     @Test func aRouteNamesItsLanguages() throws {
         let route = try #require(routes(["fr-es", "spa-eng_US"]).best(from: "fr", to: "en", variant: "US"))
         #expect(route.languages == ["fra", "spa", "eng"])
