@@ -106,7 +106,7 @@ public actor ApertiumTranslator: Translator {
         return translation
     }
 
-    /// Starts both pipelines of the direction between `source` and `target` and warms them
+    /// Starts both pipelines of every direction on the route from `source` to `target` and warms them
     /// up, so the dialogue's first sentence does not pay for loading the dictionaries.
     public func prepare(from source: LocaleTag, to target: LocaleTag) async throws {
         for leg in try route(from: source, to: target).legs { try await session(for: leg).prepare() }
