@@ -22,6 +22,16 @@ public struct TranslationResult: Sendable, Hashable, Codable {
     }
 }
 
+extension TranslationResult {
+    /// Decodes a result; one written before routes existed has none (a direct translation).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(source: try container.decode(String.self, forKey: .source), text: try container.decode(String.self, forKey: .text),
+                  unknownWords: try container.decode([String].self, forKey: .unknownWords),
+                  route: try container.decodeIfPresent([String].self, forKey: .route) ?? [])
+    }
+}
+
 /// Translates text between locales.
 public protocol Translator: AnyObject, Sendable {
     /// Whether a direction from `source` to `target` is installed.
