@@ -18,6 +18,7 @@ PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
 	libreadline-dev libsndfile1-dev libsamplerate0-dev \
 	apertium apertium-eng-spa sox tmux python3 python3-venv \
+	apertium-fr-es apertium-es-pt apertium-spa-cat apertium-spa-ita cg3 \
 	pipewire pipewire-pulse wireplumber dbus
 
 .PHONY: all build deps models run test bench install clean

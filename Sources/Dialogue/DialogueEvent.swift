@@ -28,8 +28,9 @@ public enum DialogueEvent: Sendable, Equatable {
     /// Correction mode: the recognized text and its alternatives wait for confirmation.
     /// Submitting the text (edited or not) or an alternative's number (1 = the text) continues.
     case correctionOffered(side: DialogueSide, text: String, alternatives: [String])
-    /// The translation of the side's text into the other side's locale.
-    case translation(side: DialogueSide, target: LocaleTag, text: String, unknownWords: [String])
+    /// The translation of the side's text into the other side's locale; `route` lists the
+    /// languages it went through (`["fr", "es", "en"]`) when no direct pair served it, else it is empty.
+    case translation(side: DialogueSide, target: LocaleTag, text: String, unknownWords: [String], route: [String] = [])
     /// `text` is being spoken to `side` in its voice.
     case speaking(side: DialogueSide, text: String)
     /// Speaking to `side` finished (played to the end or stopped).

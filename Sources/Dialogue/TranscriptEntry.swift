@@ -55,12 +55,14 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var times: TurnTimes
     /// How a hands-free turn was given to its side (written last, only for such turns).
     public var assignment: SideAssignment?
+    /// The languages the translation went through (`["fr", "es", "en"]`) when it was pivoted; empty when direct.
+    public var route: [String]
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
                 unknownWords: [String], glossary: [String] = [], times: TurnTimes,
-                assignment: SideAssignment? = nil) {
+                assignment: SideAssignment? = nil, route: [String] = []) {
         self.assignment = assignment
         self.turn = turn
         self.side = side
@@ -73,9 +75,11 @@ public struct TranscriptEntry: Sendable, Hashable {
         self.unknownWords = unknownWords
         self.glossary = glossary
         self.times = times
+        self.route = route
     }
 
-    /// The entry as one line of JSON, fields in the order of SPEC §4, no newline.
+    /// The entry as one line of JSON, fields in the order of SPEC §4, no newline; a pivoted
+    /// translation adds `"pivots"` and `"route"` before `"times"`.
     /// Times and confidence are rounded to milliseconds (thousandths).
     public var jsonLine: String {
         var json = JSONLine()
@@ -89,6 +93,10 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("translation", string: translation)
         json.field("unknown_words", strings: unknownWords)
         if !glossary.isEmpty { json.field("glossary", strings: glossary) }
+        if route.count > 2 {
+            json.field("pivots", strings: Array(route.dropFirst().dropLast()))
+            json.field("route", strings: route)
+        }
         json.field("times", object: timesObject)
         if let assignment { json.field("assignment", object: assignment.jsonObject) }
         return json.finished

@@ -78,7 +78,7 @@ extension TurnCoordinator {
         draft.times.translated = clock.now()
         activeTurn = draft
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
-                          unknownWords: translation.unknownWords))
+                          unknownWords: translation.unknownWords, route: translation.route))
         if !translation.glossaryEntries.isEmpty { emit(.notice("glossary: " + translation.glossaryEntries.joined(separator: "; "))) }
         if canSpeak {
             setState(.speaking(draft.side.other))

@@ -20,7 +20,7 @@ struct TurnDraft: Sendable {
         return TranscriptEntry(turn: number, side: side, locale: locale, input: input, text: text,
                                confidence: confidence, targetLocale: target, translation: translation.text,
                                unknownWords: translation.unknownWords, glossary: translation.glossaryEntries,
-                               times: times, assignment: assignment)
+                               times: times, assignment: assignment, route: translation.route)
     }
 }
 

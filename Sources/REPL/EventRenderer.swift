@@ -61,9 +61,9 @@ public struct EventRenderer: Sendable {
             return clearingStatus() + [.line(style.paint(Self.assignmentLine(side, locale, confidence, flipped), .yellow))]
         case let .correctionOffered(side, text, alternatives):
             return clearingStatus() + correctionLines(side, text, alternatives)
-        case let .translation(_, target, text, unknown):
+        case let .translation(_, target, text, unknown, route):
             let note = unknown.isEmpty ? "" : style.paint(" (unknown: \(unknown.joined(separator: ", ")))", .dim)
-            return [.line(style.paint("→ \(target): \(text)", .green) + note)]
+            return [.line(style.paint("→ \(target): \(text)", .green) + Self.pivotNote(route, style) + note)]
         case let .speaking(side, _):
             return [.line(style.paint("speaking to \(side)…", .dim))]
         case .spoken, .turnFinished:
@@ -93,6 +93,11 @@ public struct EventRenderer: Sendable {
         guard bars != meter else { return [] }
         meter = bars
         return [.status(statusLine(side))]
+    }
+
+    /// ` (pivoted: fr → es → en)` for a translation that went through another language; empty for a direct one.
+    static func pivotNote(_ route: [String], _ style: ConsoleStyle) -> String {
+        route.count > 2 ? style.paint(" (pivoted: \(route.joined(separator: " → ")))", .dim) : ""
     }
 
     /// 0…10 bars for a level: −60 dBFS is empty, 0 dBFS full.

@@ -49,4 +49,22 @@ public struct ApertiumPackageIndex: Sendable, Equatable {
                 || (targetCodes.contains(codes[0]) && sourceCodes.contains(codes[1]))
         }
     }
+
+    /// Packages that would join `sourceCodes` to `targetCodes` through a language `routes` already reach:
+    /// one that pairs the source with a language that has a route to the target, or a language the source
+    /// reaches with the target; each with the language it goes through (`apertium-es-ro (through Spanish)`), sorted.
+    public func packages(joining sourceCodes: Set<String>, with targetCodes: Set<String>,
+                         over routes: TranslationRoutes) -> [String] {
+        var found: Set<String> = []
+        for pivot in routes.languages {
+            let pivotCodes = ApertiumLanguageCode.forms(pivot)
+            guard pivotCodes.isDisjoint(with: sourceCodes), pivotCodes.isDisjoint(with: targetCodes) else { continue }
+            let through = " (through \(ApertiumLanguageCode.englishName(pivot)))"
+            if sourceCodes.contains(where: { !routes.routes(from: $0, to: pivot).isEmpty }),
+               let package = package(pairing: pivotCodes, with: targetCodes) { found.insert(package + through) }
+            if targetCodes.contains(where: { !routes.routes(from: pivot, to: $0).isEmpty }),
+               let package = package(pairing: sourceCodes, with: pivotCodes) { found.insert(package + through) }
+        }
+        return found.sorted()
+    }
 }

@@ -15,8 +15,10 @@ public struct MarkedTranslation: Sendable, Hashable {
     public var markedText: String?
     /// The unknown words with what each mark means.
     public var unknownWords: [UnknownWord]
-    /// The Apertium direction that translated it, e.g. `spa-eng_US`.
+    /// The Apertium direction that translated it, e.g. `spa-eng_US`; the route's directions joined by `+` when pivoted.
     public var direction: String
+    /// Each direction's own translation when the text went through another language; empty for a direct one.
+    public var legs: [MarkedTranslation] = []
 }
 
 /// Translates with Apertium, keeping one long-lived pipeline per direction.
@@ -58,6 +60,8 @@ public actor ApertiumTranslator: Translator {
 
     /// The installed directions, read when the translator was created.
     public nonisolated let modes: ApertiumModes
+    /// The routes over the installed directions, direct and pivoted.
+    public nonisolated let routes: TranslationRoutes
     private let locales: LocaleCatalog
     private let packages: ApertiumPackageIndex
     private let configuration: Configuration
@@ -68,15 +72,16 @@ public actor ApertiumTranslator: Translator {
     public init(locales: LocaleCatalog, packages: ApertiumPackageIndex = ApertiumPackageIndex(),
                 configuration: Configuration = Configuration(), logger: Logger = Logger(label: "parley.translation")) {
         self.modes = ApertiumModes(directory: configuration.modesDirectory)
+        self.routes = TranslationRoutes(modes: modes)
         self.locales = locales
         self.packages = packages
         self.configuration = configuration
         self.logger = logger
     }
 
-    /// Whether a direction from `source` to `target` is installed (nothing is started).
+    /// Whether a route from `source` to `target` is installed, direct or through other languages (nothing is started).
     public func canTranslate(from source: LocaleTag, to target: LocaleTag) async -> Bool {
-        (try? direction(from: source, to: target)) != nil
+        (try? route(from: source, to: target)) != nil
     }
 
     /// Translates `text`: the text is `apertium -u`'s after the configured clean-up, and the unknown words are listed beside it.
@@ -86,24 +91,35 @@ public actor ApertiumTranslator: Translator {
     }
 
     /// Translates `text` and keeps the marked text and the kinds of unknown words.
+    /// Without a direct direction the text goes through the route's pivot languages, each leg a pipeline of its own.
     public func translateMarked(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> MarkedTranslation {
-        let session = try session(from: source, to: target)
+        let route = try route(from: source, to: target)
         try validate(text)
         guard !text.allSatisfy(\.isWhitespace) else {
-            return MarkedTranslation(result: TranslationResult(source: text, text: ""), rawText: "", markedText: nil,
-                                     unknownWords: [], direction: session.direction.name)
+            return MarkedTranslation(result: TranslationResult(source: text, text: "", route: route.isDirect ? [] : route.shortLanguages),
+                                     rawText: "", markedText: nil, unknownWords: [], direction: route.name)
         }
-        var translation = try await session.translate(text)
+        var translation = try await translate(text, along: route)
         let cleaned = configuration.cleanup.apply(to: translation.rawText, language: target.language)
         translation.result.text = cleaned.text
         translation.cleanups = cleaned.applied
         return translation
     }
 
-    /// Starts both pipelines of the direction between `source` and `target` and warms them
+    /// Starts both pipelines of every direction on the route from `source` to `target` and warms them
     /// up, so the dialogue's first sentence does not pay for loading the dictionaries.
     public func prepare(from source: LocaleTag, to target: LocaleTag) async throws {
-        try await session(from: source, to: target).prepare()
+        for leg in try route(from: source, to: target).legs { try await session(for: leg).prepare() }
+    }
+
+    /// The route from `source` to `target`: the direct direction when installed, else the best chain
+    /// (see `TranslationRoutes`). Throws `missingDirection`, naming the packages that would serve it, when there is none.
+    public nonisolated func route(from source: LocaleTag, to target: LocaleTag) throws -> TranslationRoute {
+        let sourceInfo = try info(for: source), targetInfo = try info(for: target)
+        if let route = routes.best(from: sourceInfo.apertiumCode, to: targetInfo.apertiumCode, variant: targetInfo.apertiumVariant) {
+            return route
+        }
+        throw missingDirection(source, target, sourceInfo, targetInfo)
     }
 
     /// The installed direction that translates `source` into `target`, preferring the target's variant.
@@ -111,12 +127,7 @@ public actor ApertiumTranslator: Translator {
         let sourceInfo = try info(for: source), targetInfo = try info(for: target)
         let candidates = modes.directions(from: sourceInfo.apertiumCode, to: targetInfo.apertiumCode,
                                           variant: targetInfo.apertiumVariant)
-        guard let chosen = candidates.first else {
-            throw TranslationError.missingDirection(.init(
-                source: source, target: target, wanted: "\(sourceInfo.apertiumCode)-\(targetInfo.apertiumCode)",
-                installed: modes.directions.map(\.name),
-                package: packages.package(pairing: codes(of: sourceInfo), with: codes(of: targetInfo))))
-        }
+        guard let chosen = candidates.first else { throw missingDirection(source, target, sourceInfo, targetInfo) }
         return chosen
     }
 
@@ -128,18 +139,19 @@ public actor ApertiumTranslator: Translator {
 
     /// Process groups of the running pipelines of one direction (for diagnostics and tests).
     public func processGroups(from source: LocaleTag, to target: LocaleTag) async throws -> [Int32] {
-        try await session(from: source, to: target).processGroups()
+        var groups: [Int32] = []
+        for leg in try route(from: source, to: target).legs { groups += await session(for: leg).processGroups() }
+        return groups
     }
 
-    private func session(from source: LocaleTag, to target: LocaleTag) throws -> DirectionSession {
-        let chosen = try direction(from: source, to: target)
+    func session(for chosen: ApertiumDirection) -> DirectionSession {
         if let existing = sessions[chosen.name] { return existing }
         let created = DirectionSession(direction: chosen, configuration: configuration, logger: logger)
         sessions[chosen.name] = created
         return created
     }
 
-    private func validate(_ text: String) throws {
+    func validate(_ text: String) throws {
         if text.unicodeScalars.contains("\u{0}") {
             throw TranslationError.invalidInput("it contains a NUL character, which ends a sentence in Apertium's stream")
         }
@@ -157,6 +169,16 @@ public actor ApertiumTranslator: Translator {
     }
 
     private nonisolated func codes(of info: LocaleInfo) -> Set<String> {
-        [info.tag.language, info.apertiumCode]
+        ApertiumLanguageCode.forms(info.apertiumCode).union([info.tag.language])
+    }
+
+    /// The error for two locales no route joins, with the packages that would join them.
+    private nonisolated func missingDirection(_ source: LocaleTag, _ target: LocaleTag,
+                                              _ sourceInfo: LocaleInfo, _ targetInfo: LocaleInfo) -> TranslationError {
+        let (from, to) = (codes(of: sourceInfo), codes(of: targetInfo))
+        return .missingDirection(.init(
+            source: source, target: target, wanted: "\(sourceInfo.apertiumCode)-\(targetInfo.apertiumCode)",
+            installed: modes.directions.map(\.name), package: packages.package(pairing: from, with: to),
+            throughPackages: packages.packages(joining: from, with: to, over: routes)))
     }
 }

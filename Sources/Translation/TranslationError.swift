@@ -25,6 +25,8 @@ public enum TranslationError: Error, Sendable, Equatable, CustomStringConvertibl
         public var installed: [String]
         /// The Debian package that provides the pair, when one is known.
         public var package: String?
+        /// Packages that would join the two through an installed language instead, e.g. `apertium-es-ro (through Spanish)`.
+        public var throughPackages: [String] = []
     }
 
     public var description: String {
@@ -49,9 +51,11 @@ public enum TranslationError: Error, Sendable, Equatable, CustomStringConvertibl
 extension TranslationError.MissingDirection: CustomStringConvertible {
     public var description: String {
         let installedList = installed.isEmpty ? "none" : installed.joined(separator: ", ")
-        let remedy = package.map { "install it with `apt-get install \($0)`" }
-            ?? "no Debian package is known for it (`apt-cache search apertium` lists the pairs)"
-        return "no Apertium translation from \(source) to \(target) (\(wanted)) is installed; "
+        let through = throughPackages.isEmpty ? nil : "translate through another language by installing "
+            + throughPackages.joined(separator: " or ")
+        let remedy = package.map { "install it with `apt-get install \($0)`" + (through.map { ", or \($0)" } ?? "") }
+            ?? through ?? "no Debian package is known for it (`apt-cache search apertium` lists the pairs)"
+        return "no Apertium translation from \(source) to \(target) (\(wanted)) is installed, directly or through another language; "
             + "installed directions: \(installedList); \(remedy)"
     }
 }

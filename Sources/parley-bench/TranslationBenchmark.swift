@@ -41,6 +41,7 @@ struct TranslationBenchmark: AsyncParsableCommand {
                    spawnedClean: spawnedClean.timings, spawnedMarked: spawnedMarked.timings)
         addCold(to: &report, cold)
         addIdentity(to: &report, persistent: persistent, spawnedClean: spawnedClean, spawnedMarked: spawnedMarked)
+        try await addPivot(to: &report, registry: registry)
         try report.write()
     }
 

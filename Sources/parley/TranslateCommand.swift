@@ -15,6 +15,9 @@ struct TranslateCommand: AsyncParsableCommand {
             The output is exactly what `apertium -u` prints. A line that cannot be translated \
             gives an empty output line and a message on stderr, and the exit status is 1.
 
+            Without a direct Apertium pair the text goes through another language (fr → es → en): \
+            a note on stderr names it, and --json adds "route", "pivots" and each leg.
+
             Unknown words: --unknown prints them on stderr with Apertium's mark (*word: not in \
             the source dictionary, @word: no translation, #word: cannot be inflected); --json \
             prints one object per line with them.
@@ -78,7 +81,11 @@ struct TranslateCommand: AsyncParsableCommand {
         let cleanup = raw ? TranslationCleanup() : try TranslationCleanup.load(from: directories)
         let translator = ApertiumTranslator(locales: registry.catalog, packages: packages,
                                             configuration: .init(reportsUnknownWords: unknown || json, cleanup: cleanup))
-        _ = try translator.direction(from: source, to: target)
+        let route = try translator.route(from: source, to: target)
+        if !route.isDirect, !json {
+            printError("note: no direct Apertium pair from \(source) to \(target); translating through "
+                + route.pivots.map(ApertiumLanguageCode.englishName).joined(separator: " and then ") + " (\(route.name))")
+        }
         let glossaries = noGlossary ? nil : GlossaryStore(directory: try common.directories().user)
         return (GlossaryTranslator(wrapping: translator, store: glossaries), source, target)
     }
@@ -118,6 +125,21 @@ struct TranslationPrinter {
         var direction: String
         /// The glossary and phrasebook entries used.
         var glossary: [GlossaryEntry]
+        /// The languages the text went through, when pivoted: `["fr", "es", "en"]`.
+        var route: [String]?
+        /// The languages between source and target, when pivoted: `["es"]`.
+        var pivots: [String]?
+        /// Each direction's own translation, when pivoted.
+        var legs: [Leg]?
+    }
+
+    /// One direction of a pivoted translation.
+    struct Leg: Encodable {
+        var direction: String
+        var source: String
+        var raw: String
+        var unknown_words: [String]
+        var marked: String?
     }
 
     func print(_ translated: GlossaryTranslation) throws {
@@ -128,7 +150,14 @@ struct TranslationPrinter {
         guard json else { return write(translation.result.text) }
         let line = Line(source: translation.result.source, text: translation.result.text,
                         raw: translation.rawText, cleanup: translation.cleanups, unknown_words: translation.result.unknownWords, marked: translation.markedText,
-                        direction: translation.direction, glossary: translated.applied)
+                        direction: translation.direction, glossary: translated.applied,
+                        route: translation.legs.isEmpty ? nil : translation.result.route,
+                        pivots: translation.legs.isEmpty ? nil : translation.result.pivots,
+                        legs: translation.legs.isEmpty ? nil : translation.legs.map {
+                            Leg(direction: $0.direction, source: $0.result.source, raw: $0.rawText,
+                                unknown_words: $0.result.unknownWords, marked: $0.markedText)
+                        })
+
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         write(String(decoding: try encoder.encode(line), as: UTF8.self))

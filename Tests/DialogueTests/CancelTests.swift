@@ -54,7 +54,7 @@ struct CancelTests {
         await rig.coordinator.submitTyped("again")
         let turns = try await rig.turns(1)
         #expect(turns.map(\.text) == ["again"])
-        #expect(!rig.recorder.events.contains { if case .translation(_, _, let text, _) = $0 { text.hasSuffix(" hello") } else { false } })
+        #expect(!rig.recorder.events.contains { if case .translation(_, _, let text, _, _) = $0 { text.hasSuffix(" hello") } else { false } })
     }
 
     @Test func cancelWhileSpeakingStopsAtOnceAndPassesTheTurn() async throws {

@@ -94,6 +94,16 @@ struct TranscriptTests {
         #expect(texts == ["hello", "hola"])
     }
 
+    @Test func aPivotedTurnCarriesItsPivotsAndRouteBeforeTheTimes() {
+        let entry = TranscriptEntry(turn: 1, side: .a, locale: LocaleTag("fr-FR")!, input: .typed, text: "Bonjour.",
+                                    confidence: nil, targetLocale: TestRig.english, translation: "Greeting.",
+                                    unknownWords: [], times: TurnTimes(), route: ["fr", "es", "en"])
+        #expect(entry.jsonLine.contains(#""unknown_words":[],"pivots":["es"],"route":["fr","es","en"],"times":{"#))
+        var direct = entry
+        direct.route = []
+        #expect(!direct.jsonLine.contains("pivots") && !direct.jsonLine.contains("route"))
+    }
+
     @Test func jsonStringsEscapeControlCharactersAndKeepUnicode() {
         let entry = TranscriptEntry(turn: 2, side: .b, locale: TestRig.spanish, input: .typed, text: "¿Dónde\u{1}?\\",
                                     confidence: nil, targetLocale: TestRig.english, translation: "Where\n?",

@@ -44,7 +44,7 @@ import TestSupport
         #expect(byLocale["sw"]?["recognizers"] as? [String] == ["whisper"], "a Whisper language outside the catalog is listed")
         #expect(spanish["synthesis"] as? Bool == true)
         #expect((spanish["translation"] as? [String])?.contains("en-US") == true)
-        #expect(byLocale["fr-FR"]?["translation"] as? [String] == [])
+        #expect(byLocale["de-DE"]?["translation"] as? [String] == [])
     }
 
     @Test func aUserModelFolderAddsRecognitionAndAnEmptyOneDoesNot() throws {

@@ -68,10 +68,45 @@ import TranslationReference
     }
 
     @Test func aMissingDirectionFailsWithOneSentence() throws {
-        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "fr", "--to", "es", "Bonjour"])
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "ro", "--to", "en", "Bună ziua"])
         #expect(output.status == 1)
-        #expect(output.stderr.contains("installed directions: eng-spa, spa-eng, spa-eng_US"))
+        #expect(output.stderr.contains("installed directions: cat-spa, eng-spa, es-fr, "))
+        #expect(output.stderr.contains("apertium-es-ro (through Spanish)"))
         #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func withoutADirectPairTheTextGoesThroughSpanishAndStdoutHasOnlyTheTranslation() throws {
+        let lines = ["Bonjour, je voudrais un café.", "Où est la gare ?"]
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "fr", "--to", "en"],
+                                           input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let expected = try lines.map {
+            ApertiumReference.cleanup.apply(to: try ApertiumReference.chainedRaw(["fr-es", "spa-eng_US"], $0), language: "en").text
+        }
+        #expect(output.stdout == expected.map { $0 + "\n" }.joined())
+        #expect(output.stderr == "parley: note: no direct Apertium pair from fr-FR to en-US; translating through Spanish (fr-es+spa-eng_US)\n")
+    }
+
+    @Test func jsonMarksAPivotedTranslationWithItsRouteAndLegs() throws {
+        let sentence = "Where is the train station?"
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "fr", "--json", sentence])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let spanish = try ApertiumReference.raw("eng-spa", sentence)
+        #expect(object["raw"] as? String == (try ApertiumReference.raw("es-fr", spanish)))
+        #expect(object["route"] as? [String] == ["en", "es", "fr"])
+        #expect(object["pivots"] as? [String] == ["es"])
+        #expect(object["direction"] as? String == "eng-spa+es-fr")
+        let legs = try #require(object["legs"] as? [[String: Any]])
+        #expect(legs.map { $0["direction"] as? String } == ["eng-spa", "es-fr"])
+        #expect(legs.first?["raw"] as? String == spanish)
+    }
+
+    @Test func jsonOfADirectTranslationHasNoRoute() throws {
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es", "--json", "Hello."])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(object["route"] == nil && object["pivots"] == nil && object["legs"] == nil)
     }
 
     @Test func aLineThatCannotBeTranslatedKeepsTheLinesAligned() throws {

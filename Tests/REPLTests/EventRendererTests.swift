@@ -57,6 +57,15 @@ struct EventRendererTests {
         #expect(actions.contains(.prompt("A en-US listening> ")))
     }
 
+    @Test func aPivotedTranslationNamesItsRouteAndADirectOneDoesNot() {
+        let pivoted = render([.translation(side: .a, target: Self.english, text: "Good morning.", unknownWords: ["xyzzy"],
+                                           route: ["fr", "es", "en"])], interactive: false)
+        #expect(pivoted == [.line("→ en-US: Good morning. (pivoted: fr → es → en) (unknown: xyzzy)")])
+        let direct = render([.translation(side: .a, target: Self.english, text: "Good morning.", unknownWords: [],
+                                          route: [])], interactive: false)
+        #expect(direct == [.line("→ en-US: Good morning.")])
+    }
+
     @Test func correctionOffersTheLineOnATerminal() {
         let events: [DialogueEvent] = [.turnStarted(side: .a, locale: Self.english, typedOnlyReason: nil),
                                        .correctionOffered(side: .a, text: "wear is it", alternatives: ["where is it"])]

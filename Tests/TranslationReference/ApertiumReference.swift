@@ -22,7 +22,18 @@ public enum ApertiumReference {
 
     /// `raw(direction, line)` tidied by the clean-up for the direction's target language.
     public static func cleaned(_ direction: String, _ line: String) throws -> String {
-        let target = direction.hasPrefix("eng-") ? "es" : "en"
-        return cleanup.apply(to: try raw(direction, line), language: target).text
+        cleanup.apply(to: try raw(direction, line), language: targetLanguage(of: direction)).text
+    }
+
+    /// What `apertium -u FIRST | apertium -u SECOND …` prints for one line: each command spawned anew,
+    /// reading the one before's trimmed output.
+    public static func chainedRaw(_ directions: [String], _ line: String) throws -> String {
+        try directions.reduce(line) { text, direction in try raw(direction, text) }
+    }
+
+    /// The ISO 639-1 code of a direction's target language: `es` for `eng-spa`, `en` for `spa-eng_US`, `es` for `fr-es`.
+    public static func targetLanguage(of direction: String) -> String {
+        let target = direction.split(separator: "-").last.map { String($0.split(separator: "_")[0]) } ?? direction
+        return ApertiumLanguageCode.short(target)
     }
 }

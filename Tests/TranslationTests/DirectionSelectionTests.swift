@@ -25,19 +25,20 @@ import Translation
 
     @Test func canTranslateReflectsTheInstalledDirections() async {
         #expect(await translator.canTranslate(from: TranslationFixtures.english, to: TranslationFixtures.spanish))
-        #expect(await !translator.canTranslate(from: TranslationFixtures.french, to: TranslationFixtures.spanish))
+        #expect(await translator.canTranslate(from: TranslationFixtures.french, to: TranslationFixtures.spanish))
+        #expect(await !translator.canTranslate(from: LocaleTag(language: "de", region: "DE"), to: TranslationFixtures.spanish))
     }
 
     @Test func aMissingDirectionListsTheInstalledOnesAndThePackage() async throws {
         let error = await #expect(throws: TranslationError.self) {
-            try await translator.translate("Bonjour", from: TranslationFixtures.french, to: TranslationFixtures.spanish)
+            try await translator.translate("Bună ziua", from: LocaleTag(language: "ro", region: "RO"), to: TranslationFixtures.spanish)
         }
         let message = "\(error!)"
         let installed = translator.modes.directions.map(\.name)
         #expect(installed.contains("eng-spa"))
         for name in installed { #expect(message.contains(name)) }
-        #expect(message.contains("fra-spa"))
-        #expect(message.contains("apt-get install apertium-fr-es"))
+        #expect(message.contains("ron-spa"))
+        #expect(message.contains("apt-get install apertium-es-ro"))
     }
 
     @Test func aMissingDirectionWithoutAKnownPackageSaysHowToLook() {

@@ -40,9 +40,11 @@ enum TranslationFixtures {
 
     /// A translator of its own, for tests that kill or stop pipelines.
     static func privateTranslator(limits: TranslationLimits = TranslationLimits(),
-                                  modesDirectory: String = ApertiumModes.defaultDirectory) -> ApertiumTranslator {
+                                  modesDirectory: String = ApertiumModes.defaultDirectory,
+                                  reportsUnknownWords: Bool = true) -> ApertiumTranslator {
         ApertiumTranslator(locales: registry.catalog, packages: packages,
-                           configuration: .init(modesDirectory: modesDirectory, limits: limits, cleanup: cleanup))
+                           configuration: .init(modesDirectory: modesDirectory, limits: limits,
+                                                reportsUnknownWords: reportsUnknownWords, cleanup: cleanup))
     }
 
     /// Everyday English sentences (greetings, directions, shopping, numbers, questions).
@@ -59,8 +61,8 @@ enum TranslationFixtures {
 
     /// What `apertium -u DIRECTION` prints for `text`, tidied by the shipped clean-up for the direction's target.
     static func cleanedApertium(_ direction: String, _ text: String) throws -> String {
-        let target = direction.hasPrefix("eng-") ? "es" : "en"
-        return cleanup.apply(to: try apertium(direction, text), language: target).text
+        let target = direction.split(separator: "-").last.map { String($0.split(separator: "_")[0]) } ?? direction
+        return cleanup.apply(to: try apertium(direction, text), language: ApertiumLanguageCode.short(target)).text
     }
 
     /// What `printf '%s\n' TEXT | apertium [-u] DIRECTION` prints, trimmed: spawned anew for every call.
