@@ -50,6 +50,16 @@ public struct ApertiumPackageIndex: Sendable, Equatable {
         }
     }
 
+    /// The packages none of whose two languages' directions is among `directions`: the pairs
+    /// Debian offers that this machine lacks, sorted.
+    public func notInstalled(given directions: [ApertiumDirection]) -> [String] {
+        let installed = Set(directions.map { [ApertiumLanguageCode.normalized($0.source), ApertiumLanguageCode.normalized($0.target)] })
+        return packages.filter { name in
+            let codes = name.split(separator: "-").dropFirst().map { ApertiumLanguageCode.normalized(String($0)) }
+            return !installed.contains([codes[0], codes[1]]) && !installed.contains([codes[1], codes[0]])
+        }.sorted()
+    }
+
     /// Packages that would join `sourceCodes` to `targetCodes` through a language `routes` already reach:
     /// one that pairs the source with a language that has a route to the target, or a language the source
     /// reaches with the target; each with the language it goes through (`apertium-es-ro (through Spanish)`), sorted.

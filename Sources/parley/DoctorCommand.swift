@@ -103,8 +103,15 @@ struct DoctorCommand: AsyncParsableCommand {
         let directions = inventory.translation.directions
         return Check(part: "Apertium", ok: !directions.isEmpty,
                      detail: directions.isEmpty ? "no translation directions in \(ApertiumModes.defaultDirectory)"
-                         : "directions: " + directions.map(\.name).joined(separator: ", "),
+                         : "directions: " + directions.map(\.name).joined(separator: ", ") + installable(directions),
                      remedy: "apt-get install apertium apertium-eng-spa")
+    }
+
+    /// "; installable: …" naming the Debian pair packages not installed, when the index knows any.
+    private func installable(_ directions: [ApertiumDirection]) -> String {
+        let directories = (try? common.directories().layered) ?? []
+        let missing = ((try? ApertiumPackageIndex.load(from: directories)) ?? ApertiumPackageIndex()).notInstalled(given: directions)
+        return missing.isEmpty ? "" : "; installable from Debian (\(missing.count) more pairs): " + missing.joined(separator: ", ")
     }
 
     private func readlineCheck() -> Check {

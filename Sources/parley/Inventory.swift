@@ -86,6 +86,22 @@ struct Inventory {
         return targets
     }
 
+    /// The locales `locale` reaches only through other languages, each with the languages it goes
+    /// through in their shortest codes (`es`): the best route of `TranslationRoutes`, as
+    /// `parley translate` and the dialogue would take it.
+    func pivotedTranslationTargets(from locale: LocaleTag) -> [(target: LocaleTag, through: [String])] {
+        let source = ApertiumLanguageCodes.code(for: locale, catalog: locales.catalog).code
+        let direct = Set(translationTargets(from: locale).map(\.language))
+        return TranslationRoutes(modes: translation).bestRoutes(from: source)
+            .filter { !$0.value.isDirect }
+            .sorted { $0.key < $1.key }
+            .compactMap { code, route in
+                let target = ApertiumLanguageCodes.locale(forCode: code, variant: nil, catalog: locales.catalog)
+                guard target.language != locale.language, !direct.contains(target.language) else { return nil }
+                return (target, route.pivots.map(ApertiumLanguageCode.short))
+            }
+    }
+
     /// Every language an Apertium direction translates from, as a locale.
     var translationSources: [LocaleTag] {
         var sources: [LocaleTag] = []

@@ -12,7 +12,8 @@ struct LanguagesCommand: AsyncParsableCommand {
             Built from what is installed on this machine, not from a list: every language of \
             an eSpeak NG voice can be spoken, every language of the Whisper model and every \
             PocketSphinx model folder can be recognized, and every installed Apertium direction \
-            translates. The locales named in locales.tsv come first; locales with nothing \
+            translates; where no direction joins two languages, a chain through another \
+            language does ("en-US via es"), as parley translate and the dialogue take it. The locales named in locales.tsv come first; locales with nothing \
             installed are left out unless --all is given. Any other BCP 47 tag (sq-AL, pt-BR) \
             is served by the closest of these. --markdown prints the table README.md shows.
             """)
@@ -38,10 +39,13 @@ struct LanguagesCommand: AsyncParsableCommand {
         /// The eSpeak NG voices (their language names) that speak the locale.
         var voices: [String]
         var translation: [String]
+        /// The locales reached only through another language (`en-US via es`), as `parley translate`
+        /// and the dialogue take them.
+        var pivoted: [String] = []
     }
 
     /// What the translation column shows for a locale, given the locales one installed
-    /// direction reaches: today those direct targets; routes through a pivot language plug in here.
+    /// direction reaches (the `pivoted` field and the column's "via" entries add the rest).
     typealias TranslationColumn = @Sendable (_ source: LocaleTag, _ directTargets: [LocaleTag]) -> [String]
 
     /// The direct targets, as tags.
@@ -102,7 +106,10 @@ struct LanguagesCommand: AsyncParsableCommand {
         Row(locale: tag.description, name: name,
             recognition: inventory.canRecognize(tag), recognizers: inventory.recognizers(for: tag).map(\.rawValue),
             synthesis: !voices.isEmpty, voices: voices,
-            translation: translations(tag, inventory.translationTargets(from: tag)))
+            translation: translations(tag, inventory.translationTargets(from: tag)),
+            pivoted: inventory.pivotedTranslationTargets(from: tag).map { target, through in
+                "\(target) via \(through.joined(separator: "+"))"
+            })
     }
 
     /// The language's English name (with the region's), else the voice's own name (`Quenya`).
@@ -131,7 +138,7 @@ struct LanguagesCommand: AsyncParsableCommand {
 
     private static func cells(_ row: Row) -> [String] {
         [row.locale, row.name, row.recognizers.first ?? "-", row.voices.first ?? "-",
-         row.translation.isEmpty ? "-" : row.translation.joined(separator: ", ")]
+         row.translation.isEmpty && row.pivoted.isEmpty ? "-" : (row.translation + row.pivoted).joined(separator: ", ")]
     }
 
     private func printJSON(_ rows: [Row]) throws {

@@ -18,6 +18,18 @@ import TestSupport
         #expect(!output.stdout.contains("MISSING"))
     }
 
+    @Test func theApertiumRowNamesThePairsDebianOffersAndOnlyThoseNotInstalled() throws {
+        let output = try ProcessRunner.parley(["doctor"])
+        let row = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("Apertium") })
+        let listed = try #require(row.components(separatedBy: "more pairs): ").last).components(separatedBy: ", ")
+        let modes = try FileManager.default.contentsOfDirectory(atPath: "/usr/share/apertium/modes")
+        // eng-spa and fr-es are installed (their modes are there); eo-en is not.
+        #expect(modes.contains("eng-spa.mode") && modes.contains("fr-es.mode") && !modes.contains("eo-en.mode"))
+        #expect(!listed.contains("apertium-eng-spa") && !listed.contains("apertium-fr-es"))
+        #expect(listed.contains("apertium-eo-en"))
+        #expect(row.contains("(\(listed.count) more pairs)"))
+    }
+
     @Test func failsAndNamesTheServerWhenNothingListens() throws {
         let output = try ProcessRunner.parley(["doctor", "--server", "unix:/nonexistent/parley/native"])
         #expect(output.status == 1)

@@ -66,6 +66,43 @@ struct OpenLocaleTests {
         #expect(!rows.contains { $0["locale"] as? String == "jw" })
     }
 
+    @Test("languages names the targets reached only through another language, and only those")
+    func pivotedTargets() throws {
+        let output = try ProcessRunner.parley(["languages", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        // The installed directions, read off Apertium's own mode files, as (source, target) language pairs.
+        let two = ["fra": "fr", "spa": "es", "eng": "en", "por": "pt", "cat": "ca", "ita": "it"]
+        let directions: Set<[String]> = Set(try FileManager.default.contentsOfDirectory(atPath: "/usr/share/apertium/modes")
+            .filter { $0.hasSuffix(".mode") && !$0.hasPrefix("eco-") }
+            .map { name in
+                name.dropLast(5).split(separator: "-").prefix(2).map { part in
+                    let code = String(part.split(separator: "_").first ?? "")
+                    return two[code] ?? code
+                }
+            })
+        var checked = 0
+        for locale in ["fr-FR", "en-US", "it-IT"] {
+            let row = try #require(rows.first { $0["locale"] as? String == locale })
+            let source = String(locale.prefix(2))
+            let direct = Set((row["translation"] as? [String] ?? []).map { String($0.prefix(2)) })
+            for entry in row["pivoted"] as? [String] ?? [] {
+                let parts = entry.components(separatedBy: " via ")
+                try #require(parts.count == 2, "\(entry) says which language it goes through")
+                let (target, pivot) = (String(parts[0].prefix(2)), parts[1])
+                #expect(!directions.contains([source, target]), "\(locale) → \(target) has a direct pair, yet is listed as pivoted")
+                #expect(!direct.contains(target))
+                #expect(directions.contains([source, pivot]) && directions.contains([pivot, target]),
+                        "\(entry): both legs must be installed directions")
+                checked += 1
+            }
+        }
+        let english = try #require(rows.first { $0["locale"] as? String == "en-US" })
+        #expect((english["pivoted"] as? [String])?.contains("fr-FR via es") == true,
+                "with eng-spa and es-fr installed and no English–French pair, English reaches French through Spanish")
+        #expect(checked >= 6)
+    }
+
     @Test("the Markdown table has the same rows as the text table")
     func markdownTable() throws {
         let text = try ProcessRunner.parley(["languages"])
