@@ -64,14 +64,24 @@ NOISE_NO_SPEECH_THRESHOLD = 0.4
 NOISE_LOGPROB_THRESHOLD = -1.2
 
 
-def trim_loop(tokens):
+def trim_loop(tokens, decode):
     """Tokens without a tail that starts the text over again.
 
-    A decoder that runs to its length limit has usually looped ("He was not an
-    ill-disposed young man. He was not an"): cut where the text begins to
-    repeat itself from its start."""
-    for start in range(1, len(tokens) - 1):
-        if tokens[start:] == tokens[:len(tokens) - start]:
+    Whisper loops: it starts the sentence over, up to the length limit ("He was
+    not an ill-disposed young man. He was not an"), or says it twice in full
+    ("Go forward 10 meters. Go forward 10 meters."). Cut where the text begins
+    to repeat itself from its start, when the repeat is two words or more (so
+    "No. No." stays). The repeat is compared as tokens and as text, since a
+    sentence begun again after a full stop is spelled with other tokens (" He"
+    there, "He" at the start)."""
+    text = decode(tokens).strip().casefold()
+    for start in range(1, len(tokens)):
+        tail = decode(tokens[start:]).strip().casefold()
+        if len(tail.split()) < 2:
+            break
+        if not decode(tokens[:start]).strip():
+            continue
+        if tokens[start:] == tokens[:len(tokens) - start] or text.startswith(tail):
             return tokens[:start]
     return tokens
 
@@ -198,8 +208,7 @@ class Decoder:
         hypotheses = []
         for language, tokenizer, result, share in zip(languages, tokenizers, results, shares):
             tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
-            if len(tokens) >= limit:
-                tokens = trim_loop(tokens)
+            tokens = trim_loop(tokens, tokenizer.decode)
             avg_logprob = float(result.scores[0])
             no_speech = float(result.no_speech_prob)
             silent = (no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD) or \
@@ -249,8 +258,7 @@ class Decoder:
         texts, logprobs, sequences = [], [], []
         for tokens, score in zip(result.sequences_ids, result.scores):
             tokens = [t for t in tokens if t < tokenizer.eot]
-            if len(tokens) >= limit:
-                tokens = trim_loop(tokens)
+            tokens = trim_loop(tokens, tokenizer.decode)
             sequences.append(tokens)
             texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.

@@ -17,6 +17,12 @@ public struct LocaleInfo: Sendable, Hashable {
 
     /// The English name, or the tag when there is none.
     public var displayName: String { names.first ?? tag.description }
+
+    /// A locale's row.
+    public init(tag: LocaleTag, names: [String], espeakVoice: String?, apertiumCode: String, apertiumVariant: String?) {
+        (self.tag, self.names, self.espeakVoice) = (tag, names, espeakVoice)
+        (self.apertiumCode, self.apertiumVariant) = (apertiumCode, apertiumVariant)
+    }
 }
 
 /// The locales Parley knows, read from `locales.tsv`.

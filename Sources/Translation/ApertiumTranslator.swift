@@ -161,11 +161,13 @@ public actor ApertiumTranslator: Translator {
         }
     }
 
+    /// The catalog's row for `tag`, or its language's; a locale no row names gets its
+    /// language's ISO 639-3 code, as Apertium names languages (`is-IS` → `isl`).
     private nonisolated func info(for tag: LocaleTag) throws -> LocaleInfo {
-        guard let info = locales.info(for: tag) ?? locales.locales(ofLanguage: tag.language).first else {
-            throw TranslationError.unknownLocale(tag)
-        }
-        return info
+        if let info = locales.info(for: tag) ?? locales.locales(ofLanguage: tag.language).first { return info }
+        let (code, variant) = ApertiumLanguageCodes.code(for: tag, catalog: locales)
+        guard code.count == 3 else { throw TranslationError.unknownLocale(tag) }  // no ISO 639-3 code: no such language
+        return LocaleInfo(tag: tag, names: [], espeakVoice: nil, apertiumCode: code, apertiumVariant: variant)
     }
 
     private nonisolated func codes(of info: LocaleInfo) -> Set<String> {

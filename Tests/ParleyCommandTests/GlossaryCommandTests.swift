@@ -68,7 +68,8 @@ import TranslationReference
             (["import", "en", "es", tbx], "not well-formed XML"),
             (["add", "en", "es", "", "vacío"], "the source text is empty"),
             (["add", "en", "es", "car", " "], "the translation of 'car' is empty"),
-            (["add", "en", "klingon", "car", "coche"], "unknown locale 'klingon'"),
+            (["add", "en", "vulcan", "car", "coche"], "unknown locale 'vulcan'"),
+            (["add", "en", "klingon", "car", "coche"], "no Apertium translation from en-US to tlh"),
             (["add", "en", "de", "car", "Auto"], "no Apertium translation from en-US to de-DE"),
             (["import", "en", "es", directory.appendingPathComponent("none.csv").path], "does not exist"),
         ]

@@ -75,6 +75,16 @@ import TranslationReference
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func aLocaleNoCatalogRowNamesIsAskedOfApertiumByItsISOCode() throws {
+        // Icelandic has no row in locales.tsv: its Apertium code is its ISO 639-3 code, and the
+        // sentence names the Debian pair that would serve it.
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "is-IS", "Good morning"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no Apertium translation from en-US to is-IS (eng-isl)"), "\(output.stderr)")
+        #expect(output.stderr.contains("apt-get install apertium-isl-eng"), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func withoutADirectPairTheTextGoesThroughSpanishAndStdoutHasOnlyTheTranslation() throws {
         let lines = ["Bonjour, je voudrais un café.", "Où est la gare ?"]
         let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "fr", "--to", "en"],

@@ -51,6 +51,32 @@ struct WhisperWorkerTests {
         await whisper.worker.shutdown()
     }
 
+    @Test("a decode is cut where the text starts over, whichever tokens spell the repeat")
+    func loopsAreCut() throws {
+        // trim_loop with a toy vocabulary: the sentence begun again after a full stop is
+        // spelled " He" (another token than the first "He"), and is cut off half-way.
+        let script = """
+            import importlib.util, sys
+            spec = importlib.util.spec_from_file_location("worker", sys.argv[1])
+            worker = importlib.util.module_from_spec(spec); spec.loader.exec_module(worker)
+            vocabulary = {1: "He", 2: " might", 3: " even", 4: " be", 5: " am", 6: "iable", 7: ".", 8: " He", 9: " No", 10: "No"}
+            decode = lambda tokens: "".join(vocabulary[t] for t in tokens)
+            for tokens in ([1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5], [1, 2, 3, 1, 2, 3, 1], [10, 7, 9, 7], [1, 2, 3, 4, 5, 6, 7],
+                           [1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7]):
+                print(decode(worker.trim_loop(tokens, decode)))
+            """
+        let worker = Fixtures.repository.appendingPathComponent("worker/whisper_worker.py").path
+        let output = try ProcessRunner.run(["python3", "-c", script, worker])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n") == [
+            "He might even be amiable.",        // the half repeat, in other tokens, is cut
+            "He might even",                    // a repeat in the same tokens is cut
+            "No. No.",                          // one word said twice is not a loop
+            "He might even be amiable.",        // nothing repeated, nothing cut
+            "He might even be amiable.",        // the sentence said twice in full is said once
+        ])
+    }
+
     @Test("the framed request carries the header and the samples little-endian")
     func requestFrame() throws {
         let header = WhisperRequestHeader(id: 7, language: "es", prompt: nil, beam: 1, alternatives: 0, words: false)
