@@ -18,8 +18,8 @@ struct SidesReport {
             + "(voices \(SidesCorpus.voices.joined(separator: ", ")) in turn, speeds \(SidesCorpus.speeds.map(String.init).joined(separator: ", ")) words/min), "
             + "one per sentence of a traveller's conversation. Each clip is decoded whole (no detector) by "
             + "the worker's two-language request, both readings translated by Apertium through their "
-            + "side's direction, and the side decided. Load average during the run: \(load) — the "
-            + "machine was shared with other builds, so times are inflated and noisy.")
+            + "side's direction, and the side decided. Load average during the run (1, 5, 15 min): \(load) "
+            + "(the machine has 2 cores; above 2, times are inflated by other work).")
         report.add("")
         report.add("### Accuracy")
         report.add("")
