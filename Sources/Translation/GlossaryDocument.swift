@@ -8,123 +8,78 @@ import Foundation
 /// `phrase`), `#` starts a comment line. LF or CRLF and a byte order mark are
 /// read and kept on save.
 public struct GlossaryDocument: Sendable, Equatable {
-    enum Line: Sendable, Equatable {
-        case verbatim(String)
-        case entry(GlossaryEntry)
-    }
+    typealias Line = LineDocument<GlossaryEntry>.Line
 
     /// The longest line read as an entry; longer ones are reported and kept as they are.
-    public static let maximumLineBytes = 4_096
+    public static let maximumLineBytes = LineDocument<GlossaryEntry>.maximumLineBytes
+
+    private var document: LineDocument<GlossaryEntry>
 
     /// The file the document was read from, for messages.
-    public let path: String
-    private(set) var lines: [Line]
+    public var path: String { document.path }
+    var lines: [Line] { document.lines }
     /// The file's line ending, `\n` or `\r\n`, kept on save.
-    public private(set) var lineEnding = "\n"
+    public var lineEnding: String { document.lineEnding }
     /// Whether the file starts with a byte order mark, kept on save.
-    public private(set) var hasByteOrderMark = false
+    public var hasByteOrderMark: Bool { document.hasByteOrderMark }
     /// Lines that could not be read, named by line number; they stay in the file as they are.
-    public private(set) var problems: [DataFileError] = []
+    public var problems: [DataFileError] { document.problems }
 
     /// An empty document whose file will start with `header` comment lines.
     public init(path: String, header: [String]) {
-        self.path = path
-        lines = header.map { .verbatim("# \($0)") }
+        document = LineDocument(path: path, header: header)
     }
 
     /// Parses a glossary file's text; malformed lines become `problems`.
     public init(parsing text: String, path: String) {
-        self.path = path
-        lines = []
-        lineEnding = DataFile.lineEnding(of: text)
-        hasByteOrderMark = DataFile.hasByteOrderMark(text)
-        var firstLine: [String: Int] = [:]
-        for (offset, raw) in DataFile.lines(of: text).map(String.init).enumerated() {
-            let number = offset + 1
-            guard let entry = parseEntry(raw, line: number) else {
-                lines.append(.verbatim(raw))
-                continue
-            }
-            let identity = "\(entry.kind.rawValue)\t\(entry.key)"
-            if let first = firstLine[identity] {
-                report(number, "the \(entry.kind.rawValue) '\(entry.source)' is already defined on line \(first); this line is ignored")
-                lines.append(.verbatim(raw))
-            } else {
-                firstLine[identity] = number
-                lines.append(.entry(entry))
-            }
-        }
+        document = LineDocument(
+            parsing: text, path: path, kind: "glossary", identity: Self.identity,
+            duplicate: { entry, first in "the \(entry.kind.rawValue) '\(entry.source)' is already defined on line \(first); this line is ignored" },
+            parse: Self.parseEntry)
     }
 
     /// The entries, in file order.
-    public var entries: [GlossaryEntry] {
-        lines.compactMap { if case let .entry(entry) = $0 { return entry } else { return nil } }
-    }
+    public var entries: [GlossaryEntry] { document.entries }
 
     /// Sets entries, each replacing the entry of the same kind and key where it stands, or appended in order.
     public mutating func set(_ entries: [GlossaryEntry]) {
-        var lineByIdentity: [String: Int] = [:]
-        for (index, line) in lines.enumerated() {
-            if case let .entry(old) = line { lineByIdentity["\(old.kind.rawValue)\t\(old.key)"] = lineByIdentity["\(old.kind.rawValue)\t\(old.key)"] ?? index }
-        }
-        for entry in entries {
-            let identity = "\(entry.kind.rawValue)\t\(entry.key)"
-            if let index = lineByIdentity[identity] {
-                lines[index] = .entry(entry)
-            } else {
-                lineByIdentity[identity] = lines.count
-                lines.append(.entry(entry))
-            }
-        }
+        document.set(entries, identity: Self.identity)
     }
 
     /// Removes the entry of `kind` for `source`; the removed entry, or nil if there was none.
     public mutating func remove(_ source: String, kind: GlossaryEntry.Kind) -> GlossaryEntry? {
         let key = GlossaryEntry.key(for: source, kind: kind)
-        guard let index = lines.firstIndex(where: {
+        guard let index = document.lines.firstIndex(where: {
             if case let .entry(old) = $0 { return old.kind == kind && old.key == key } else { return false }
-        }), case let .entry(removed) = lines[index] else { return nil }
-        lines.remove(at: index)
+        }), case let .entry(removed) = document.lines[index] else { return nil }
+        document.lines.remove(at: index)
         return removed
     }
 
     /// The file's text: every line as read or edited, in the file's line ending, after its byte order mark if it had one.
     public func serialized() -> String {
-        (hasByteOrderMark ? "\u{FEFF}" : "") + lines.map { line -> String in
-            switch line {
-            case let .verbatim(text): return text + lineEnding
-            case let .entry(entry): return "\(entry.kind.rawValue)\t\(entry.source)\t\(entry.target)" + lineEnding
-            }
-        }.joined()
+        document.serialized { "\($0.kind.rawValue)\t\($0.source)\t\($0.target)" }
     }
 
-    /// An entry, or nil for a comment, a blank line or a malformed line (reported).
-    private mutating func parseEntry(_ raw: String, line: Int) -> GlossaryEntry? {
-        guard raw.utf8.count <= Self.maximumLineBytes else {
-            report(line, "the line is \(raw.utf8.count) bytes long; a glossary line holds at most \(Self.maximumLineBytes) bytes")
-            return nil
-        }
+    /// Entries of the same kind and key are the same entry.
+    private static func identity(_ entry: GlossaryEntry) -> String { "\(entry.kind.rawValue)\t\(entry.key)" }
+
+    /// An entry, or nil for a comment or a blank line.
+    private static func parseEntry(_ raw: String) throws(LineDocument<GlossaryEntry>.Problem) -> GlossaryEntry? {
         let text = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \r"))
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard fields.count == 3 else {
-            report(line, "expected 'term' or 'phrase', a tab, the source text, a tab and its translation; found \(fields.count) fields")
-            return nil
+            throw .init("expected 'term' or 'phrase', a tab, the source text, a tab and its translation; found \(fields.count) fields")
         }
         guard let kind = GlossaryEntry.Kind(rawValue: fields[0].lowercased()) else {
-            report(line, "'\(fields[0])' is not a kind of entry; use term or phrase")
-            return nil
+            throw .init("'\(fields[0])' is not a kind of entry; use term or phrase")
         }
         do {
             return try GlossaryEntry.checked(kind: kind, source: fields[1], target: fields[2])
         } catch {
-            report(line, String(describing: error))
-            return nil
+            throw .init(String(describing: error))
         }
-    }
-
-    private mutating func report(_ line: Int, _ message: String) {
-        problems.append(DataFileError(path: path, line: line, message: message))
     }
 }
 
