@@ -55,6 +55,8 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var pad: Double? = nil
     /// The two forced languages of a `pair` request (protocol 2), in order.
     var languages: [String]? = nil
+    /// `full`: encode the 30 s window stock transcribe encodes instead of the utterance and `pad`.
+    var window: String? = nil
 }
 
 /// The worker's first message: whether the model loaded.
@@ -86,9 +88,11 @@ struct WhisperAnswer: Decodable, Sendable, Equatable {
     var words: [Word]?
     /// A `pair` request's answer: the utterance in each language asked.
     var hypotheses: [PairHypothesis]?
+    /// The encoder window the answer was decoded in: `short` or `full`.
+    var window: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses
+        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses, window
         case noSpeechProbability = "no_speech_prob"
     }
 

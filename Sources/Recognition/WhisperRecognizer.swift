@@ -36,6 +36,12 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var partialPad = 1.0
         /// Text that biases decoding toward expected names and terms (Whisper's prompt).
         public var phrases: [String] = []
+        /// Seconds of silence after the audio of a final decode (the worker's default, 3 s, when nil).
+        public var finalPad: Double? = nil
+        /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
+        /// it holds a word the language's word list does not (`WordLexicon`): the short window's
+        /// rare slips are non-words ("ill-sposed"). The reading with fewer unknown words wins.
+        public var secondOpinion = true
 
         /// Creates the default tuning.
         public init() {}
@@ -52,13 +58,23 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     private let startFailure = Mutex<(any Error)?>(nil)
     private let phraseList: Mutex<[String]>
     private let streams = Mutex<WhisperAudioStream?>(nil)
+    private let lexiconSource: @Sendable (String) -> WordLexicon?
+    private let lexicons = Mutex<[String: Task<WordLexicon?, Never>]>([:])
+    private let secondOpinions = Mutex(0)
 
     /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
-    public init(worker: WhisperWorker, tuning: Tuning = Tuning()) {
+    /// `lexicon` gives the word list of a Whisper language code for second opinions (the
+    /// installed ones by default).
+    public init(worker: WhisperWorker, tuning: Tuning = Tuning(),
+                lexicon: @escaping @Sendable (String) -> WordLexicon? = { WordLexicon.installed(language: $0) }) {
         self.worker = worker
         self.tuning = tuning
         phraseList = Mutex(tuning.phrases)
+        lexiconSource = lexicon
     }
+
+    /// How many final results were decoded again in the full window.
+    public var secondOpinionCount: Int { secondOpinions.withLock { $0 } }
 
     /// The names and terms decoding favours now (`--phrases`, `:phrases`).
     public var phrases: [String] { phraseList.withLock { $0 } }
@@ -108,15 +124,45 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
         let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        if tuning.secondOpinion { _ = lexiconTask(language) }  // read while the person speaks
         return WhisperRequest(recognizer: self, language: language, options: options, stream: stream)
     }
 
     /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
+    /// A final result with a word the language's word list does not hold gets a second opinion
+    /// from the full window (`Tuning.secondOpinion`).
     func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
-        return try await worker.transcribe(audio, language: language, prompt: prompt(for: options),
-                                           beam: 1 + alternatives, alternatives: alternatives, words: final && tuning.wordTimes,
-                                           pad: final ? nil : tuning.partialPad)
+        let prompt = prompt(for: options)
+        let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
+                                                 beam: 1 + alternatives, alternatives: alternatives,
+                                                 words: final && tuning.wordTimes,
+                                                 pad: final ? tuning.finalPad : tuning.partialPad)
+        guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok, answer.silent != true,
+              let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
+        let unknown = lexicon.unknownWords(in: text)
+        guard !unknown.isEmpty else { return answer }
+        secondOpinions.withLock { $0 += 1 }
+        let second = try await worker.transcribe(audio, language: language, prompt: prompt,
+                                                 beam: 1 + alternatives, alternatives: alternatives,
+                                                 words: tuning.wordTimes, fullWindow: true)
+        guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
+              lexicon.unknownWords(in: other).count < unknown.count else { return answer }
+        return second
+    }
+
+    /// Utterances at least this long are never decoded again: the full window holds 30 s.
+    static let fullWindowSamples = 29 * 16_000
+
+    /// The word list of `language`, read once in the background.
+    private func lexiconTask(_ language: String) -> Task<WordLexicon?, Never> {
+        lexicons.withLock { tasks in
+            if let task = tasks[language] { return task }
+            let source = lexiconSource
+            let task = Task.detached(priority: .utility) { source(language) }
+            tasks[language] = task
+            return task
+        }
     }
 
     /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.

@@ -74,9 +74,10 @@ public actor WhisperWorker {
 
     /// Decodes one utterance; on a worker failure restarts it and tries once more.
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
-                    alternatives: Int, words: Bool, pad: Double? = nil) async throws -> WhisperAnswer {
+                    alternatives: Int, words: Bool, pad: Double? = nil, fullWindow: Bool = false) async throws -> WhisperAnswer {
         let header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
-                                          alternatives: alternatives, words: words, pad: pad)
+                                          alternatives: alternatives, words: words, pad: pad,
+                                          window: fullWindow ? "full" : nil)
         return try await exchange(header, audio: audio)
     }
 

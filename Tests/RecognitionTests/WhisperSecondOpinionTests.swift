@@ -1,0 +1,92 @@
+import Foundation
+import Locales
+import ParleyCore
+@testable import Recognition
+import TestSupport
+import Testing
+
+/// Word lists, and the second opinion a final Whisper result gets from the full window when it
+/// holds a word the list does not (real worker and model).
+@Suite("Whisper second opinion", .serialized)
+struct WhisperSecondOpinionTests {
+    @Test("a word list reads CMU lines and bare words, and names the words it does not hold")
+    func lexiconWords() {
+        let lexicon = WordLexicon(parsing: "\u{FEFF}ill IH1 L\r\ndisposed D IH0 S P OW1 Z D\nyoung(2) Y AH1 NG\nman\n"
+                                  + "dashwood D AE1 SH W UH2 D\nmr. M IH1 S T ER0\ndon't D OW1 N T\n", path: "test")
+        #expect(lexicon.count == 7)
+        #expect(lexicon.unknownWords(in: "Ill-disposed young man.") == [])
+        #expect(lexicon.unknownWords(in: "He was not an ill-sposed young man.") == ["he", "was", "not", "an", "sposed"])
+        #expect(lexicon.unknownWords(in: "Mr. Dashwood's man, 10 meters—don't!") == ["meters"])
+        #expect(lexicon.unknownWords(in: "4692 … ¿man?") == [])
+    }
+
+    @Test("the word list of a language is the first installed candidate, and none is nil")
+    func installedLexicon() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-lexicon")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("spanish").path
+        try "hola\nadiós\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let candidates = ["es": [directory.appendingPathComponent("missing").path, list], "fr": [directory.path]]
+        #expect(WordLexicon.installed(language: "es", candidates: candidates)?.path == list)
+        #expect(WordLexicon.installed(language: "fr", candidates: candidates) == nil, "a directory is no word list")
+        #expect(WordLexicon.installed(language: "de", candidates: candidates) == nil)
+        let english = try #require(WordLexicon.installed(language: "en"), "the CMU dictionary of pocketsphinx-en-us")
+        #expect(english.count > 100_000)
+    }
+
+    private static func recognizer(lexicon: WordLexicon?) throws -> WhisperRecognizer {
+        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
+                                                        models: DataDirectories.defaultModels(),
+                                                        dataHome: DataDirectories.personalData())
+        var tuning = WhisperRecognizer.Tuning()
+        (tuning.speculative, tuning.partialResults) = (false, false)
+        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning,
+                                 lexicon: { _ in lexicon })
+    }
+
+    private static func words(_ text: String) -> Set<String> {
+        Set(WordLexicon(parsing: "", path: "").unknownWords(in: text))
+    }
+
+    @Test("a reading with a word the list lacks is decoded in the full window, and the reading the list knows better wins")
+    func fullWindowWins() async throws {
+        // The short window hears "ill-sposed" in this recording on this model; the full window
+        // "ill-disposed" (if some processor's arithmetic made them agree, no second opinion is due).
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let probe = try Self.recognizer(lexicon: nil)
+        let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
+                                                               alternatives: 0, words: false).text)
+        let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
+                                                     alternatives: 0, words: false, fullWindow: true)
+        await probe.worker.shutdown()
+        let fullText = try #require(full.text)
+        #expect(full.window == "full")
+        // A list of exactly the full window's words: the short reading's other words are unknown.
+        let lexicon = WordLexicon(parsing: Self.words(fullText).joined(separator: "\n"), path: "test")
+        let whisper = try Self.recognizer(lexicon: lexicon)
+        let results = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(results.map(\.text) == [fullText])
+        #expect(whisper.secondOpinionCount == (Self.words(short) == Self.words(fullText) ? 0 : 1),
+                "short: '\(short)', full: '\(fullText)'")
+        await whisper.worker.shutdown()
+    }
+
+    @Test("a reading the list knows is not decoded again, and a second opinion no better is not taken")
+    func knownWordsStay() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
+        let english = try #require(WordLexicon.installed(language: "en"))
+        let whisper = try Self.recognizer(lexicon: english)
+        let first = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(whisper.secondOpinionCount == 0, "\(first.map(\.text))")
+        await whisper.worker.shutdown()
+
+        // A list without "himself": both windows hear it, so the first reading stays after asking.
+        let lacking = WordLexicon(parsing: Self.words(first.map(\.text).joined(separator: " "))
+            .subtracting(["himself"]).joined(separator: "\n"), path: "test")
+        let asking = try Self.recognizer(lexicon: lacking)
+        let second = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(asking.secondOpinionCount == 1)
+        #expect(second.map(\.text) == first.map(\.text))
+        await asking.worker.shutdown()
+    }
+}
