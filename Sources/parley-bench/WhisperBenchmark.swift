@@ -23,8 +23,8 @@ struct WhisperBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("speculative-ms"), help: ArgumentHelp("Silence before the speculative decode starts.", valueName: "ms"))
     var speculativeMilliseconds = WhisperRecognizer.Tuning().speculativeMilliseconds
 
-    @Option(name: .customLong("final-pad"), help: ArgumentHelp("Seconds of silence after a final decode's audio (the worker's default when not given).", valueName: "s"))
-    var finalPad: Double?
+    @Option(name: .customLong("final-pad"), help: ArgumentHelp("Seconds of silence after a final decode's audio.", valueName: "s"))
+    var finalPad = WhisperRecognizer.Tuning().finalPad ?? 3
 
     @Flag(help: "Only the clean recordings (a quicker run).")
     var cleanOnly = false
@@ -96,7 +96,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
         report.add("")
         report.add("Targets: Parley's path ≥ 3× faster than stock `transcribe`, WER within 1 point of it.")
         report.add("")
-        report.add("Parley encodes the utterance and \(finalPad.map { String(format: "%g", $0) } ?? "3") s of silence, not the 30 s window. "
+        report.add("Parley encodes the utterance and \(String(format: "%g", finalPad)) s of silence, not the 30 s window. "
             + "A final result with a word the language's word list does not hold (the CMU dictionary for English) is decoded "
             + "again in the full window, as stock does, and the reading with fewer unknown words kept (the second opinion). "
             + "Decoded again: " + secondOpinionNotes.joined(separator: "; ") + ".")

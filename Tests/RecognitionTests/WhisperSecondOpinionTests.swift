@@ -54,8 +54,8 @@ struct WhisperSecondOpinionTests {
         // "ill-disposed" (if some processor's arithmetic made them agree, no second opinion is due).
         let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
         let probe = try Self.recognizer(lexicon: nil)
-        let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
-                                                               alternatives: 0, words: false).text)
+        let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
+                                                               words: false, pad: probe.tuning.finalPad).text)
         let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
                                                      alternatives: 0, words: false, fullWindow: true)
         await probe.worker.shutdown()
