@@ -142,14 +142,16 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                  pad: final ? tuning.finalPad : tuning.partialPad)
         guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok, answer.silent != true,
               let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
-        let unknown = lexicon.unknownWords(in: text)
+        // The names and terms a person said they expect are words, whatever the list says.
+        let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
+        let unknown = lexicon.unknownWords(in: text).filter { !expected.contains($0) }
         guard !unknown.isEmpty else { return answer }
         secondOpinions.withLock { $0 += 1 }
         let second = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: tuning.wordTimes, fullWindow: true)
         guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
-              lexicon.unknownWords(in: other).count < unknown.count else { return answer }
+              lexicon.unknownWords(in: other).filter({ !expected.contains($0) }).count < unknown.count else { return answer }
         return second
     }
 

@@ -34,6 +34,11 @@ public struct WordLexicon: Sendable {
         WordLexicon(parsing: try DataFile.read(path), path: path)
     }
 
+    /// The words of `text` as `unknownWords(in:)` splits them, lower case (the words of phrases).
+    public static func words(in text: String) -> [String] {
+        WordLexicon(parsing: "", path: "").unknownWords(in: text)
+    }
+
     /// Bytes of the longest word kept.
     static let longestWordBytes = 64
 

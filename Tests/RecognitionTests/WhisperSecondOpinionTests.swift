@@ -45,7 +45,7 @@ struct WhisperSecondOpinionTests {
     }
 
     private static func words(_ text: String) -> Set<String> {
-        Set(WordLexicon(parsing: "", path: "").unknownWords(in: text))
+        Set(WordLexicon.words(in: text))
     }
 
     @Test("a reading with a word the list lacks is decoded in the full window, and the reading the list knows better wins")
@@ -87,6 +87,10 @@ struct WhisperSecondOpinionTests {
         let second = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
         #expect(asking.secondOpinionCount == 1)
         #expect(second.map(\.text) == first.map(\.text))
+        // A word of the phrases a person expects is known, whatever the list says.
+        asking.setPhrases(["Himself"])
+        _ = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(asking.secondOpinionCount == 1, "no second opinion for a word of the phrases")
         await asking.worker.shutdown()
     }
 }
