@@ -37,7 +37,8 @@ struct SidesBenchmark: AsyncParsableCommand {
         await worker.shutdown()
         await translator.shutdown()
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-        try SidesReport(clips: clips, outcomes: outcomes, load: load).write()
+        let stages = try PairStages.measure(clips, setup: setup)
+        try SidesReport(clips: clips, outcomes: outcomes, stages: stages, load: load).write()
     }
 
     private func measure(_ clip: SidesCorpus.Clip, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
@@ -72,9 +73,42 @@ struct SidesOutcome {
     var oneMilliseconds: Double
     var greedyMilliseconds: Double
 
+    /// The score the worker gives a language it did not decode (its probability was overwhelmed).
+    static let skippedScore = -100.0
+
+    /// Whether one language was not decoded.
+    var skipped: Bool { hypotheses.contains { $0.decoderScore <= Self.skippedScore } }
+
+    /// Heard by the two-language decode, silence to the one-language dialogue decode in the clip's language.
+    var heardByPairOnly: Bool { !hypotheses.isEmpty && !oneLanguageHeard }
+
     /// The decision with `weights` (index 0 = English), nil when nothing was heard.
     func decision(_ weights: LanguagePairDecision.Weights = .init()) -> LanguagePairDecision? {
         guard evidence.count == 2 else { return nil }
         return LanguagePairDecision.decide(evidence[0], evidence[1], weights: weights)
+    }
+}
+
+/// One clip's stage seconds from `benchmarks/pair_stages.py`: the worker's pair request
+/// and its one-language greedy transcribe request, as each reports them.
+struct PairStages: Decodable {
+    var pair: [String: Double]
+    var one: [String: Double]
+
+    /// Runs `benchmarks/pair_stages.py` over the clips, written as raw files in a temporary folder.
+    static func measure(_ clips: [SidesCorpus.Clip], setup: WhisperBenchSetup) throws -> [PairStages] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sides-stages-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = try clips.enumerated().map { index, clip in
+            let path = directory.appendingPathComponent("\(index).raw").path
+            try clip.samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
+            return "\(clip.locale.language):\(path)"
+        }
+        let launch = try setup.installation.launch()
+        let output = try ProcessRunner.run([launch.python, "benchmarks/pair_stages.py", launch.script,
+                                            launch.model.path] + arguments)
+        guard output.status == 0 else { throw ValidationError("pair_stages.py failed: \(output.stderr)") }
+        return try output.stdout.split(separator: "\n").map { try JSONDecoder().decode(PairStages.self, from: Data($0.utf8)) }
     }
 }
