@@ -31,8 +31,8 @@ struct SidesBenchmark: AsyncParsableCommand {
         try await dialogue.start()
         _ = try? await dialogue.recognizePair(clips[0].samples, first: Self.english, second: Self.spanish)  // warm up
         var outcomes: [SidesOutcome] = []
-        for clip in clips {
-            outcomes.append(await measure(clip, dialogue: dialogue, greedy: greedy, translator: translator))
+        for (index, clip) in clips.enumerated() {
+            outcomes.append(await measure(clip, index: index, dialogue: dialogue, greedy: greedy, translator: translator))
         }
         await worker.shutdown()
         await translator.shutdown()
@@ -41,16 +41,28 @@ struct SidesBenchmark: AsyncParsableCommand {
         try SidesReport(clips: clips, outcomes: outcomes, stages: stages, load: load).write()
     }
 
-    private func measure(_ clip: SidesCorpus.Clip, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
+    private func measure(_ clip: SidesCorpus.Clip, index: Int, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
                          translator: ApertiumTranslator) async -> SidesOutcome {
         let (first, second) = (Self.english, Self.spanish)
-        var pair: RecognitionResult?
-        // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
-        let pairTime = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
-        var one: RecognitionResult?
-        let oneTime = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
+        var pair: RecognitionResult?, one: RecognitionResult?
+        var times = [0.0, 0.0, 0.0]
         let options = RecognitionOptions(alternativeCount: 0)
-        let greedyTime = await measureMilliseconds { _ = try? await greedy.recognizeUtterance(clip.samples, locale: clip.locale, options: options) }
+        // The three decodes in turn, each clip starting with the next one, so that none is always first
+        // after the previous clip's translations.
+        for kind in (0..<3).map({ ($0 + index) % 3 }) {
+            switch kind {
+            case 0:
+                // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
+                times[0] = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
+            case 1:
+                times[1] = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
+            default:
+                times[2] = await measureMilliseconds {
+                    _ = try? await greedy.recognizeUtterance(clip.samples, locale: clip.locale, options: options)
+                }
+            }
+        }
+        let (pairTime, oneTime, greedyTime) = (times[0], times[1], times[2])
         let hypotheses = pair?.hypotheses ?? []
         var evidence: [LanguagePairDecision.Evidence] = []
         for (hypothesis, direction) in zip(hypotheses, [(first, second), (second, first)]) {

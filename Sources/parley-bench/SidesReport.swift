@@ -46,10 +46,14 @@ struct SidesReport {
             let skippedRight = skipped.filter { clip, outcome in outcome.decision().map { ($0.winner == 0) == clip.isEnglish } ?? false }.count
             let spanishTop = pairs.filter { !$0.0.isEnglish }.map { $0.1.hypotheses.first?.languageProbability ?? 0 }.max() ?? 0
             let englishLow = pairs.filter { $0.0.isEnglish }.map { $0.1.hypotheses.first?.languageProbability ?? 1 }.min() ?? 1
-            report.add("\(name.capitalized) set: \(silent.count) clips silence in both languages (no side: counted wrong; "
+            let heardAlone = pairs.filter { $0.1.oneLanguageHeard }
+            let heardAloneRight = heardAlone.filter { clip, outcome in outcome.decision().map { ($0.winner == 0) == clip.isEnglish } ?? false }.count
+            report.add("\(name == "tuning" ? "Tuning" : "Held-out") set: \(silent.count) clip(s) silence in both languages (no side: counted wrong; "
                 + "\(silentAlone) of them silence to the one-language decode in their own language too); "
-                + "\(rescued) clips heard by the two-language decode that the one-language dialogue decode in their own language called silence; "
-                + "\(skipped.count) clips decoded in one language only (language probability ≥ 0.9995), \(skippedRight) of them on the right side; "
+                + "\(rescued) clip(s) heard by the two-language decode that the one-language dialogue decode in their own language called silence; "
+                + "of the \(heardAlone.count) clips the one-language dialogue decode heard in their own language (what an alternating turn "
+                + "would have recognized at all), \(heardAloneRight) went to the right side; "
+                + "\(skipped.count) clip(s) decoded in one language only (language probability ≥ 0.9995), \(skippedRight) of them on the right side; "
                 + String(format: "highest P(en) of a Spanish clip %.4f, lowest P(en) of an English clip %.4f. ", spanishTop, englishLow)
                 + "Alternating turns on the same clips in an irregular order (each clip's side is the "
                 + "one after the previous clip's in alternation) put \(Self.alternatingRight(set)) of \(set.count) on the right side.")
