@@ -61,7 +61,8 @@ struct SidesReport {
         }
         report.add("### Time per utterance")
         report.add("")
-        report.add("Milliseconds per clip, all \(clips.count) clips, measured through the worker's pipes. The fair baseline is the "
+        report.add("Milliseconds per clip, all \(clips.count) clips, measured through the worker's pipes; the three decodes of a clip "
+            + "run in turn, each clip starting with the next one. The fair baseline is the "
             + "decode an alternating turn really does (beam 2 and word times: the text and word times it shows); "
             + "the greedy text-only decode is the cheapest one-language decode there is.")
         report.add("")
@@ -75,6 +76,9 @@ struct SidesReport {
             report.add("")
         }
         report.add("### Decisions")
+        report.add("")
+        report.add("P(en) is the model's probability of English against Spanish; a clip silent in both languages has no "
+            + "reading and no figure (the worker's answer is no words).")
         report.add("")
         report.addTable(header: ["set", "clip", "English reading", "Spanish reading", "P(en)", "scores en / es", "unknown en / es", "side, sure"],
                         rows: decisionRows())
@@ -153,7 +157,7 @@ struct SidesReport {
             let side = decision.map { ($0.winner == 0 ? "A" : "B") + String(format: ", %.0f %%", 100 * $0.confidence) } ?? "none"
             let mark = decision.map { ($0.winner == 0) == clip.isEnglish } ?? false ? "" : " ✗"
             return [clip.heldOut ? "held-out" : "tuning", clip.name, texts.first ?? "", texts.last ?? "",
-                    String(format: "%.4f", outcome.hypotheses.first?.languageProbability ?? 0),
+                    outcome.hypotheses.first.map { String(format: "%.4f", $0.languageProbability) } ?? "—",
                     outcome.hypotheses.map { $0.decoderScore <= SidesOutcome.skippedScore ? "—" : String(format: "%.2f", $0.decoderScore) }
                         .joined(separator: " / "),
                     outcome.evidence.map { $0.unknownWordRate.map { String(format: "%.2f", $0) } ?? "—" }.joined(separator: " / ")
