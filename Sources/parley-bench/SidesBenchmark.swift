@@ -31,25 +31,38 @@ struct SidesBenchmark: AsyncParsableCommand {
         try await dialogue.start()
         _ = try? await dialogue.recognizePair(clips[0].samples, first: Self.english, second: Self.spanish)  // warm up
         var outcomes: [SidesOutcome] = []
-        for clip in clips {
-            outcomes.append(await measure(clip, dialogue: dialogue, greedy: greedy, translator: translator))
+        for (index, clip) in clips.enumerated() {
+            outcomes.append(await measure(clip, index: index, dialogue: dialogue, greedy: greedy, translator: translator))
         }
         await worker.shutdown()
         await translator.shutdown()
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-        try SidesReport(clips: clips, outcomes: outcomes, load: load).write()
+        let stages = try PairStages.measure(clips, setup: setup)
+        try SidesReport(clips: clips, outcomes: outcomes, stages: stages, load: load).write()
     }
 
-    private func measure(_ clip: SidesCorpus.Clip, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
+    private func measure(_ clip: SidesCorpus.Clip, index: Int, dialogue: WhisperRecognizer, greedy: WhisperRecognizer,
                          translator: ApertiumTranslator) async -> SidesOutcome {
         let (first, second) = (Self.english, Self.spanish)
-        var pair: RecognitionResult?
-        // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
-        let pairTime = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
-        var one: RecognitionResult?
-        let oneTime = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
+        var pair: RecognitionResult?, one: RecognitionResult?
+        var times = [0.0, 0.0, 0.0]
         let options = RecognitionOptions(alternativeCount: 0)
-        let greedyTime = await measureMilliseconds { _ = try? await greedy.recognizeUtterance(clip.samples, locale: clip.locale, options: options) }
+        // The three decodes in turn, each clip starting with the next one, so that none is always first
+        // after the previous clip's translations.
+        for kind in (0..<3).map({ ($0 + index) % 3 }) {
+            switch kind {
+            case 0:
+                // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
+                times[0] = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
+            case 1:
+                times[1] = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
+            default:
+                times[2] = await measureMilliseconds {
+                    _ = try? await greedy.recognizeUtterance(clip.samples, locale: clip.locale, options: options)
+                }
+            }
+        }
+        let (pairTime, oneTime, greedyTime) = (times[0], times[1], times[2])
         let hypotheses = pair?.hypotheses ?? []
         var evidence: [LanguagePairDecision.Evidence] = []
         for (hypothesis, direction) in zip(hypotheses, [(first, second), (second, first)]) {
@@ -72,9 +85,42 @@ struct SidesOutcome {
     var oneMilliseconds: Double
     var greedyMilliseconds: Double
 
+    /// The score the worker gives a language it did not decode (its probability was overwhelmed).
+    static let skippedScore = -100.0
+
+    /// Whether one language was not decoded.
+    var skipped: Bool { hypotheses.contains { $0.decoderScore <= Self.skippedScore } }
+
+    /// Heard by the two-language decode, silence to the one-language dialogue decode in the clip's language.
+    var heardByPairOnly: Bool { !hypotheses.isEmpty && !oneLanguageHeard }
+
     /// The decision with `weights` (index 0 = English), nil when nothing was heard.
     func decision(_ weights: LanguagePairDecision.Weights = .init()) -> LanguagePairDecision? {
         guard evidence.count == 2 else { return nil }
         return LanguagePairDecision.decide(evidence[0], evidence[1], weights: weights)
+    }
+}
+
+/// One clip's stage seconds from `benchmarks/pair_stages.py`: the worker's pair request
+/// and its one-language greedy transcribe request, as each reports them.
+struct PairStages: Decodable {
+    var pair: [String: Double]
+    var one: [String: Double]
+
+    /// Runs `benchmarks/pair_stages.py` over the clips, written as raw files in a temporary folder.
+    static func measure(_ clips: [SidesCorpus.Clip], setup: WhisperBenchSetup) throws -> [PairStages] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sides-stages-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = try clips.enumerated().map { index, clip in
+            let path = directory.appendingPathComponent("\(index).raw").path
+            try clip.samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
+            return "\(clip.locale.language):\(path)"
+        }
+        let launch = try setup.installation.launch()
+        let output = try ProcessRunner.run([launch.python, "benchmarks/pair_stages.py", launch.script,
+                                            launch.model.path] + arguments)
+        guard output.status == 0 else { throw ValidationError("pair_stages.py failed: \(output.stderr)") }
+        return try output.stdout.split(separator: "\n").map { try JSONDecoder().decode(PairStages.self, from: Data($0.utf8)) }
     }
 }
