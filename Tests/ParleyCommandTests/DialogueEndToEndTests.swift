@@ -90,8 +90,9 @@ struct DialogueEndToEndTests {
     }
 
     /// Whisper, the default recognizer for en-US where it is installed (as `make test` installs
-    /// it): the live words are exactly the file's. Whisper reads the LibriVox sentence the same
-    /// at every frame phase (see `phaseSteadyRecording`).
+    /// it): the live words are exactly the file's. Unlike PocketSphinx (see `phaseSteadyRecording`),
+    /// Whisper reads the LibriVox sentence the same at every frame phase tried (every tenth of
+    /// the 160, and 3, 7, 136 and 142, where PocketSphinx's reading changes).
     @Test func aSpokenTurnThenATypedTurnAreTranslatedSpokenAndWritten() throws {
         let directory = try Fixtures.temporaryDirectory("parley-e2e")
         defer { try? FileManager.default.removeItem(at: directory) }
