@@ -35,6 +35,21 @@ public struct DataFileRow: Sendable, Equatable {
 /// Reads Parley's tab-separated data files: `#` starts a comment line, blank
 /// lines are ignored, fields are separated by tabs.
 public enum DataFile {
+    /// The longest line, in bytes of UTF-8 without its line ending, of any line-based file
+    /// Parley reads: the shipped tables, the dictionaries and the glossaries. A longer line
+    /// is nothing anyone wrote by hand, and reading it costs time on every start.
+    public static let maximumLineBytes = 4_096
+
+    /// The rows of the table at `path` whose text is `text`; a line longer than
+    /// `maximumLineBytes` (a comment too) is an error naming the file and the line.
+    public static func rows(of text: String, path: String) throws -> [DataFileRow] {
+        for (index, line) in lines(of: text).enumerated() where line.utf8.count > maximumLineBytes {
+            throw DataFileError(path: path, line: index + 1,
+                                message: "the line is \(line.utf8.count) bytes long; a line holds at most \(maximumLineBytes) bytes")
+        }
+        return rows(of: text)
+    }
+
     /// The rows of `text`, keeping line numbers for error messages.
     public static func rows(of text: String) -> [DataFileRow] {
         var rows: [DataFileRow] = []

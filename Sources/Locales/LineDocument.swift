@@ -20,8 +20,8 @@ public struct LineDocument<Entry: Sendable & Equatable>: Sendable, Equatable {
         public init(_ message: String) { self.message = message }
     }
 
-    /// The longest line read as an entry.
-    public static var maximumLineBytes: Int { 4_096 }
+    /// The longest line read as an entry: the limit of every line-based file (`DataFile.maximumLineBytes`).
+    public static var maximumLineBytes: Int { DataFile.maximumLineBytes }
 
     /// The file the document was read from, for messages.
     public let path: String

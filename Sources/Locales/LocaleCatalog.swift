@@ -35,9 +35,10 @@ public struct LocaleCatalog: Sendable {
         self.locales = locales
     }
 
-    /// Parses the text of a `locales.tsv` file; `path` names it in errors.
+    /// Parses the text of a `locales.tsv` file; `path` names it in errors. A line longer
+    /// than `DataFile.maximumLineBytes` is an error, as in every table.
     public init(parsing text: String, path: String) throws {
-        locales = try DataFile.rows(of: text).map { try Self.parse($0, path: path) }
+        locales = try DataFile.rows(of: text, path: path).map { try Self.parse($0, path: path) }
     }
 
     /// The catalog with `overlay`'s rows added, replacing rows with the same tag.

@@ -17,10 +17,11 @@ public struct PriorityTable: Sendable, Equatable {
         self.candidates = candidates
     }
 
-    /// Parses the text of a `locale-priority.tsv` file; `path` names it in errors.
+    /// Parses the text of a `locale-priority.tsv` file; `path` names it in errors. A line
+    /// longer than `DataFile.maximumLineBytes` is an error, as in every table.
     public init(parsing text: String, path: String) throws {
         candidates = [:]
-        for row in DataFile.rows(of: text) {
+        for row in try DataFile.rows(of: text, path: path) {
             let (engine, language, locales) = try Self.parse(row, path: path)
             candidates[engine, default: [:]][language] = locales
         }

@@ -49,14 +49,24 @@ public final class EventRecorder: Sendable {
         events.compactMap { if case let .turnFinished(entry) = $0 { return entry } else { return nil } }
     }
 
-    /// Waits until `condition` holds for the events so far; fails after thirty seconds
-    /// (a guard against a hang, not a timing requirement).
+    /// How many times `waitFor` looks before it gives up: 30,000 looks a millisecond apart.
+    static let lookLimit = 30_000
+
+    /// Waits until `condition` holds for the events so far; fails after `lookLimit` looks
+    /// a millisecond apart (a guard against a hang, not a timing requirement).
+    ///
+    /// Looks are counted, not the clock read: a test target's synchronous tests (a child
+    /// process awaited, a terminal polled) hold threads of the cooperative pool, which is
+    /// as wide as the machine (two threads here). While they hold all of them no task
+    /// runs, neither this one nor the coordinator's that it waits for, for as long as
+    /// they take; a deadline on the clock then expired with the awaited chunk still
+    /// unconsumed. A look happens only when this task runs, and so can the others.
     public func waitFor(_ what: String, _ condition: ([DialogueEvent]) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(30)
-        while !condition(events) {
-            guard Date() < deadline else { throw FakeFailure("never happened: \(what); events: \(events)") }
+        for _ in 0..<Self.lookLimit {
+            if condition(events) { return }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
+        guard condition(events) else { throw FakeFailure("never happened: \(what); events: \(events)") }
     }
 
     /// Waits until an error or notice containing `text` has been reported.

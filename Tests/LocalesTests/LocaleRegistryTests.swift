@@ -134,6 +134,30 @@ import TestSupport
         }
     }
 
+    /// The locale tables hold lines to the limit of the dictionaries and glossaries, a
+    /// comment's too; a longer line in a person's override is refused with its file and line.
+    @Test(arguments: [LocaleRegistry.catalogFileName, LocaleRegistry.priorityFileName])
+    func overlongLinesAreRefusedAsInTheDictionaries(file: String) throws {
+        #expect(DataFile.maximumLineBytes == LineDocument<String>.maximumLineBytes)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(file)
+        let row = file == LocaleRegistry.catalogFileName ? "en-AU\tAustralian English\ten\teng" : "recognition\ten\ten-GB"
+        let longest = "#" + String(repeating: "é", count: (DataFile.maximumLineBytes - 1) / 2)
+            + String(repeating: "x", count: (DataFile.maximumLineBytes - 1) % 2)
+        try #require(longest.utf8.count == DataFile.maximumLineBytes)
+        try "\(longest)\r\n\(row)\r\n".write(to: path, atomically: true, encoding: .utf8)
+        #expect(throws: Never.self) { try LocaleRegistry.load(from: [Fixtures.dataDirectory, directory.path]) }
+
+        try "# a person's rows\n\(row)\n#\(longest)\n".write(to: path, atomically: true, encoding: .utf8)
+        #expect {
+            try LocaleRegistry.load(from: [Fixtures.dataDirectory, directory.path])
+        } throws: { error in
+            (error as? DataFileError)?.description
+                == "\(path.path):3: the line is \(DataFile.maximumLineBytes + 1) bytes long; a line holds at most 4096 bytes"
+        }
+    }
+
     @Test func missingFileNamesIt() {
         #expect {
             try LocaleRegistry.load(from: ["/nonexistent/parley"])

@@ -6,25 +6,32 @@ import Testing
 /// `parley dialog` on the real engines and the private audio server, standard input a pipe.
 @Suite("Dialogue end to end", .serialized)
 struct DialogueEndToEndTests {
-    /// A LibriVox sentence that the en-US model decodes well: "he might even have been made amiable himself".
+    /// A LibriVox sentence: "he might even have been made amiable himself".
     static let recording = Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")
 
-    /// What the engines make of the recording when they read it from the file.
-    private func fileDecodings() throws -> [String] {
-        let parley = try ProcessRunner.parley(["listen", "--recognizer", "pocketsphinx", "--file", Self.recording])
-        let sphinx = try ProcessRunner.run(["pocketsphinx_continuous", "-infile", Self.recording, "-logfn", "/dev/null"])
-        return [parley.stdout, sphinx.stdout].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { !$0.isEmpty }
-    }
+    /// "go forward ten meters", raw 16 kHz samples: what the PocketSphinx dialogue hears.
+    ///
+    /// Why not the LibriVox sentence: PocketSphinx frames the audio in 10 ms (160-sample)
+    /// frames from the first sample after the capture gate opens, so the recording starts
+    /// at whatever phase of a frame the playback happened to begin, and the frames, their
+    /// features and the search differ with it. Read from the file after a second of silence
+    /// plus 0…159 samples, the LibriVox sentence reads three ways: "…made amiable himself"
+    /// (phases 0–3, 8, 144, 147), "…made a real boy i'm self taught" (136, 138, 142) and
+    /// "…made a real boy myself so" (the other 150) — the readings the live dialogue printed
+    /// from run to run. The length of the silence does not matter (a quarter of a second to a
+    /// second and a half at phase 0 all read "amiable himself"), and the dialogue's first
+    /// utterance follows only that silence (the decoder's stream starts when its model loads).
+    /// No decoder setting removes the phase, and a test cannot choose the sample at which
+    /// PulseAudio starts a playback in the capture. This recording reads the same at all 160
+    /// phases, so the words heard live must be the file's, exactly.
+    static let phaseSteadyRecording = Fixtures.recording("goforward.raw")
 
-    /// `parley say --out` of `text` in `locale`, as 16 kHz samples (sox converts it, as the loopback records).
-    private func saidSamples(_ text: String, locale: String, in directory: URL) throws -> [Int16] {
-        let wav = directory.appendingPathComponent("say.wav").path, raw = directory.appendingPathComponent("say.raw").path
-        let said = try ProcessRunner.parley(["say", "--locale", locale, "--out", wav, text])
-        try #require(said.status == 0, "\(said.stderr)")
-        let converted = try ProcessRunner.run(["sox", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
-        try #require(converted.status == 0, "\(converted.stderr)")
-        return try Fixtures.rawSamples(raw)
+    /// What `parley listen --recognizer RECOGNIZER --file PATH` prints, as the dialogue writes
+    /// a recognized text (surrounding white space trimmed).
+    private func fileReading(_ recognizer: String, _ path: String) throws -> String {
+        let output = try ProcessRunner.parley(["listen", "--recognizer", recognizer, "--file", path])
+        try #require(output.status == 0, "\(output.stderr)")
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// What `apertium -u PAIR` prints for `text`, after the clean-up the dialogue applies too.
@@ -37,21 +44,23 @@ struct DialogueEndToEndTests {
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
-    @Test func aSpokenTurnThenATypedTurnAreTranslatedSpokenAndWritten() throws {
-        let directory = try Fixtures.temporaryDirectory("parley-e2e")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// `parley dialog en-US es-ES` with `arguments`: A speaks `recording` into the microphone,
+    /// B types a Spanish line. Checks both turns' translations (against `apertium -u`), the
+    /// speech on the speaker (against `parley say --out`) and the transcript; returns the text
+    /// the transcript has for the spoken turn, for the caller to compare.
+    private func spokenThenTypedTurn(_ arguments: [String], speaking recording: String, raw: Bool = false,
+                                     in directory: URL) throws -> String {
         let transcript = directory.appendingPathComponent("t.jsonl").path
         let (microphone, speaker) = (try LoopbackDevice(label: "e2emic"), try LoopbackDevice(label: "e2espk"))
-        let references = try fileDecodings()
-        try #require(!references.isEmpty, "the recording decodes from the file")
-
-        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx", "--transcript", transcript, "--no-history",
-                                   "--source", microphone.monitor, "--sink", speaker.sink],
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history",
+                                   "--source", microphone.monitor, "--sink", speaker.sink] + arguments,
                                   environment: ["XDG_STATE_HOME": directory.path])
-        try run.waitForLine { $0.hasPrefix("A (en-US), your turn") }
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        // The turn line is printed just before the capture gate opens; A speaks after that.
+        Thread.sleep(forTimeInterval: 0.5)
         let spanishSpeech = try speaker.startRecording()
-        try microphone.play(Self.recording)
-        try run.waitForLine { $0.hasPrefix("B (es-ES), your turn") }  // printed once speaking has drained
+        try microphone.play(recording, raw: raw)
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("B (es-ES), your turn") }  // printed once speaking has drained
         let spanish = try spanishSpeech.stop()
 
         let englishSpeech = try speaker.startRecording()
@@ -63,24 +72,43 @@ struct DialogueEndToEndTests {
 
         #expect(status == 0, "\(run.stderr)")
         let written = try turns(transcript)
-        try #require(written.count == 2, "both turns are written:\n\(run.stdout)")
+        try #require(written.count == 2, "both turns are written:\n\(run.stdout)\n\(run.stderr)")
         let heard = try #require(written[0]["text"] as? String)
         #expect(written[0]["side"] as? String == "A" && written[0]["input"] as? String == "speech")
-        let agreement = references.map { wordAgreement(heard, $0) }.max() ?? 0
-        #expect(agreement >= 0.6, "heard '\(heard)', the file decodes as \(references)")
         let translation = try apertium(heard, "eng-spa")
         #expect(written[0]["translation"] as? String == translation)
         #expect(written[0]["target_locale"] as? String == "es-ES")
-        let expected = audibleSeconds(try saidSamples(translation, locale: "es-ES", in: directory))
-        let spoken = audibleSeconds(spanish)
-        #expect(expected > 1 && abs(spoken - expected) <= expected * 0.2,
-                "the speaker played \(spoken) s of speech; parley say makes \(expected) s of '\(translation)'")
+        try expectSpeech(spanish, saying: translation, locale: "es-ES", in: directory)
 
         #expect(written[1]["side"] as? String == "B" && written[1]["input"] as? String == "typed")
         #expect(written[1]["text"] as? String == typed)
-        #expect(written[1]["translation"] as? String == (try apertium(typed, "spa-eng")))
+        let englishTranslation = try apertium(typed, "spa-eng")
+        #expect(written[1]["translation"] as? String == englishTranslation)
         #expect(written[1]["target_locale"] as? String == "en-US")
-        #expect(audibleSeconds(english) > 0.5, "the English translation is heard on the speaker")
+        try expectSpeech(english, saying: englishTranslation, locale: "en-US", in: directory)
+        return heard
+    }
+
+    /// Whisper, the default recognizer for en-US where it is installed (as `make test` installs
+    /// it): the live words are exactly the file's. Unlike PocketSphinx (see `phaseSteadyRecording`),
+    /// Whisper reads the LibriVox sentence the same at every frame phase tried (every tenth of
+    /// the 160, and 3, 7, 136 and 142, where PocketSphinx's reading changes).
+    @Test func aSpokenTurnThenATypedTurnAreTranslatedSpokenAndWritten() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-e2e")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try fileReading("whisper", Self.recording)
+        let heard = try spokenThenTypedTurn([], speaking: Self.recording, in: directory)
+        #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer whisper --file reads '\(file)'")
+    }
+
+    /// PocketSphinx (`--recognizer pocketsphinx`): the live words are exactly the file's.
+    @Test func aSpokenTurnWithPocketSphinxIsTheFilesWordsExactly() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-e2e")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try fileReading("pocketsphinx", Self.phaseSteadyRecording)
+        let heard = try spokenThenTypedTurn(["--recognizer", "pocketsphinx"], speaking: Self.phaseSteadyRecording, raw: true,
+                                            in: directory)
+        #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer pocketsphinx --file reads '\(file)'")
     }
 
     @Test func withoutAnAudioServerTheDialogueIsTypedOnlyAndSaysWhy() throws {

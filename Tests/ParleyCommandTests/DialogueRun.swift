@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// A running `parley dialog` whose standard input the test writes line by line
@@ -63,6 +64,27 @@ func audibleSeconds(_ samples: [Int16], threshold: Int16 = 300) -> Double {
         samples[start..<min(start + 160, samples.count)].contains { abs(Int32($0)) > Int32(threshold) }
     }
     return Double(frames.count) / 100
+}
+
+/// `parley say --out` of `text` in `locale`, as 16 kHz samples (sox converts it, as the loopback records).
+func saidSamples(_ text: String, locale: String, in directory: URL) throws -> [Int16] {
+    let wav = directory.appendingPathComponent("say.wav").path, raw = directory.appendingPathComponent("say.raw").path
+    let said = try ProcessRunner.parley(["say", "--locale", locale, "--out", wav, text])
+    try #require(said.status == 0, "\(said.stderr)")
+    let converted = try ProcessRunner.run(["sox", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+    try #require(converted.status == 0, "\(converted.stderr)")
+    return try Fixtures.rawSamples(raw)
+}
+
+/// Expects `samples`, recorded from the speaker, to hold about as much speech as `parley say`
+/// makes of `text` in `locale`: within a fifth of its audible seconds.
+func expectSpeech(_ samples: [Int16], saying text: String, locale: String, in directory: URL,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let expected = audibleSeconds(try saidSamples(text, locale: locale, in: directory))
+    let spoken = audibleSeconds(samples)
+    #expect(expected > 0.5 && abs(spoken - expected) <= expected * 0.2,
+            "the speaker played \(spoken) s of speech; parley say makes \(expected) s of '\(text)' in \(locale)",
+            sourceLocation: sourceLocation)
 }
 
 /// The share of `reference`'s words that `text` has in the same order (longest common subsequence).

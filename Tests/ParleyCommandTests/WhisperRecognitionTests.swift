@@ -198,9 +198,17 @@ struct WhisperRecognitionTests {
         #expect(spoken["side"] as? String == "B" && spoken["input"] as? String == "speech")
         #expect(spoken["locale"] as? String == "es-ES" && spoken["target_locale"] as? String == "en-US")
         let text = try #require(spoken["text"] as? String)
+        // Not the file's words exactly, as for the English recording in DialogueEndToEndTests:
+        // Whisper base reads eSpeak NG's Spanish at the edge of what it can, and where the clip
+        // starts within the detector's 10 ms frames tips it. Measured: the clip at 16 kHz read
+        // from a file after 0, 40 or 120 silent samples or after one second gives "…de pleno.",
+        // "…de plen.", "¿…de pleno?" and "…de tren"; four live runs on both servers gave "…de
+        // tren", "¿…de plan?", "…de pleno" and "¿…de tren?". So half of the words, against the
+        // sentence said; the translation and the speech follow whatever was heard, exactly.
         #expect(wordAgreement(normalizedWords(text).joined(separator: " "), "dónde está la estación de tren") >= 0.5, "heard '\(text)'")
-        #expect(spoken["translation"] as? String == (try ApertiumReference.cleaned("spa-eng", text)))
-        #expect(audibleSeconds(heardOnSpeaker) > 0.5, "the English translation is heard on the speaker")
+        let translation = try ApertiumReference.cleaned("spa-eng", text)
+        #expect(spoken["translation"] as? String == translation)
+        try expectSpeech(heardOnSpeaker, saying: translation, locale: "en-US", in: directory)
     }
 
     /// Spanish speech by eSpeak NG (es-419 at 140 words a minute: the voice Whisper base hears best).
