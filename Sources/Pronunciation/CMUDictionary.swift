@@ -66,7 +66,7 @@ public struct ARPAbetTable: Sendable {
     /// Parses the table's text; `path` names it in errors.
     public init(parsing text: String, path: String) throws {
         var stressed: [String: String] = [:], unstressed: [String: String] = [:]
-        for row in DataFile.rows(of: text) {
+        for row in try DataFile.rows(of: text, path: path) {
             guard (2...3).contains(row.fields.count) else {
                 throw DataFileError(path: path, line: row.line, message: "expected an ARPAbet phone, its IPA and optionally its unstressed IPA")
             }

@@ -42,7 +42,7 @@ public struct IPANormalization: Sendable, Equatable {
 
     /// Parses the rules of `ipa-normalize.tsv` that apply to `language`.
     public init(parsing text: String, path: String, language: String) throws {
-        let rules = try DataFile.rows(of: text).compactMap { row -> Rule? in
+        let rules = try DataFile.rows(of: text, path: path).compactMap { row -> Rule? in
             guard row.fields.count == 3, !row.fields[1].isEmpty, !row.fields[2].isEmpty else {
                 throw DataFileError(path: path, line: row.line,
                                     message: "expected language (or *), what is typed and what espeak writes (∅ to delete), separated by tabs")

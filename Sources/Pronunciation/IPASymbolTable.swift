@@ -58,7 +58,7 @@ public struct IPASymbolTable: Sendable, Equatable {
 
     /// Parses a table file's text; `path` names it in errors.
     public init(parsing text: String, path: String, language: String) throws {
-        let rows = try DataFile.rows(of: text).map { row -> Row in
+        let rows = try DataFile.rows(of: text, path: path).map { row -> Row in
             guard (3...4).contains(row.fields.count), let count = Int(row.fields[2]),
                   !row.fields[0].isEmpty, !row.fields[1].isEmpty else {
                 throw DataFileError(path: path, line: row.line,

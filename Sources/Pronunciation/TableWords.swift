@@ -17,7 +17,7 @@ public enum TableWords {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PronunciationError.fileFailure(path: path, reason: "no word list to derive the \(language) table from; add one word per line")
         }
-        return DataFile.rows(of: try DataFile.read(path)).map { $0.fields[0] }
+        return try DataFile.rows(of: try DataFile.read(path), path: path).map { $0.fields[0] }
     }
 
     /// The words a table is derived from: all but every tenth.

@@ -22,7 +22,7 @@ public struct VoiceGenderTable: Sendable, Equatable {
     /// Parses the text of a `voice-genders.tsv` file; `path` names it in errors.
     public init(parsing text: String, path: String) throws {
         self.init()
-        for row in DataFile.rows(of: text) {
+        for row in try DataFile.rows(of: text, path: path) {
             guard row.fields.count == 3 else {
                 throw DataFileError(path: path, line: row.line,
                                     message: "expected 3 tab-separated fields (language, gender, variant), found \(row.fields.count)")

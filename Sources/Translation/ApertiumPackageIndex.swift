@@ -21,7 +21,7 @@ public struct ApertiumPackageIndex: Sendable, Equatable {
 
     /// Parses the text of an `apertium-packages.tsv` file (one package name per row); `path` names it in errors.
     public init(parsing text: String, path: String) throws {
-        packages = try DataFile.rows(of: text).map { row in
+        packages = try DataFile.rows(of: text, path: path).map { row in
             guard row.fields[0].hasPrefix("apertium-"), row.fields[0].split(separator: "-").count == 3 else {
                 throw DataFileError(path: path, line: row.line,
                                     message: "'\(row.fields[0])' is not a pair package name such as apertium-eng-spa")

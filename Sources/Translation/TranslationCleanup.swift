@@ -48,7 +48,7 @@ public struct TranslationCleanup: Sendable, Equatable {
     /// Parses a `translation-cleanup.tsv` text; `path` names it in errors.
     public init(parsing text: String, path: String) throws {
         languages = [:]
-        for row in DataFile.rows(of: text) {
+        for row in try DataFile.rows(of: text, path: path) {
             try add(row, path: path)
         }
     }
