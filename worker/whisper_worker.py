@@ -15,8 +15,11 @@ Requests ("op"):
               language ("en"), prompt (text that biases decoding, optional),
               beam (beam size), alternatives (extra hypotheses), words (bool:
               word times and probabilities), pad (seconds of silence appended),
-              window ("full": the 30 s window stock transcribe encodes,
-              padded as it pads; slower, for a second opinion).
+              pad_features (bool: pad with `pad` s of zero frames after the
+              features, as stock transcribe pads its window, instead of
+              appending silence to the audio), window ("full": the 30 s
+              window stock transcribe encodes, padded as it pads; slower, for
+              a second opinion).
   pair        (protocol 2) payload as for transcribe: one utterance decoded in
               two forced languages from ONE encoder pass. Header fields:
               languages (["en", "es"]), prompt, pad. The encoder output is
@@ -291,6 +294,17 @@ class Decoder:
                 self.model.hf_tokenizer, self.model.model.is_multilingual, task="transcribe", language=language)
         return self.tokenizers[language]
 
+    def padded_features(self, audio, pad):
+        """The features of the utterance followed by `pad` seconds of zero frames: stock
+        transcribe's padding (zeros after the last frame, not the features of silence), in a
+        window only as long as needed."""
+        np = self.np
+        features = self.model.feature_extractor(audio)
+        frames = min(self.model.feature_extractor.nb_max_frames, features.shape[1] + int(pad * 100))
+        if features.shape[1] >= frames:
+            return features[:, :frames]
+        return np.pad(features, ((0, 0), (0, frames - features.shape[1])))
+
     def full_window(self, audio):
         """The features of the utterance in the 30 s window Whisper was trained on, padded as stock
         transcribe pads them (zeros after the last frame): slower, but the encoder sees what it knows."""
@@ -313,9 +327,13 @@ class Decoder:
         timings = {}
         started = time.perf_counter()
         full = header.get("window") == "full"
-        features = self.full_window(audio) if full else \
-            self.model.feature_extractor(np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)]),
-                                         padding=0)
+        if full:
+            features = self.full_window(audio)
+        elif header.get("pad_features"):
+            features = self.padded_features(audio, pad)
+        else:
+            features = self.model.feature_extractor(
+                np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)]), padding=0)
         storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
         encoded = self.model.model.encode(storage, to_cpu=False)
         timings["encode"] = time.perf_counter() - started

@@ -57,6 +57,14 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var languages: [String]? = nil
     /// `full`: encode the 30 s window stock transcribe encodes instead of the utterance and `pad`.
     var window: String? = nil
+    /// Pad with `pad` seconds of zero frames after the features (stock's padding) instead of
+    /// appending silence to the audio.
+    var padFeatures: Bool? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case op, id, language, prompt, beam, alternatives, words, pad, languages, window
+        case padFeatures = "pad_features"
+    }
 }
 
 /// The worker's first message: whether the model loaded.

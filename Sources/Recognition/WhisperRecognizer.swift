@@ -36,10 +36,13 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var partialPad = 1.0
         /// Text that biases decoding toward expected names and terms (Whisper's prompt).
         public var phrases: [String] = []
-        /// Seconds of silence after the audio of a final decode. 5 s, not the worker's 3: on the
-        /// noisy recordings 3 and 4 s heard "all disposed" for "ill-disposed", a real word that no
-        /// second opinion catches; 5 s costs a few percent more encoder time.
-        public var finalPad: Double? = 5
+        /// Seconds of padding after the audio of a final decode (the worker's default, 3 s, when nil).
+        public var finalPad: Double? = nil
+        /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
+        /// features — rather than with silence appended to the audio. On the noisy recordings the
+        /// silence heard "all disposed" for "ill-disposed" (real words, which no second opinion
+        /// catches) unless it was 5 s long; zero frames heard it right at 3 s.
+        public var padFeatures = true
         /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
         /// it holds a word the language's word list does not (`WordLexicon`): the short window's
         /// rare slips are non-words ("ill-sposed"). The reading with fewer unknown words wins.
@@ -139,7 +142,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
-                                                 pad: final ? tuning.finalPad : tuning.partialPad)
+                                                 pad: final ? tuning.finalPad : tuning.partialPad,
+                                                 padFeatures: final && tuning.padFeatures)
         guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok, answer.silent != true,
               let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
         // The names and terms a person said they expect are words, whatever the list says.

@@ -74,10 +74,11 @@ public actor WhisperWorker {
 
     /// Decodes one utterance; on a worker failure restarts it and tries once more.
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
-                    alternatives: Int, words: Bool, pad: Double? = nil, fullWindow: Bool = false) async throws -> WhisperAnswer {
+                    alternatives: Int, words: Bool, pad: Double? = nil, padFeatures: Bool = false,
+                    fullWindow: Bool = false) async throws -> WhisperAnswer {
         let header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
                                           alternatives: alternatives, words: words, pad: pad,
-                                          window: fullWindow ? "full" : nil)
+                                          window: fullWindow ? "full" : nil, padFeatures: padFeatures ? true : nil)
         return try await exchange(header, audio: audio)
     }
 

@@ -26,6 +26,9 @@ struct WhisperBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("final-pad"), help: ArgumentHelp("Seconds of silence after a final decode's audio.", valueName: "s"))
     var finalPad = WhisperRecognizer.Tuning().finalPad ?? 3
 
+    @Flag(name: .customLong("pad-audio"), help: "Pad a final decode's audio with silence instead of its features with zero frames.")
+    var padAudio = false
+
     @Flag(help: "Only the clean recordings (a quicker run).")
     var cleanOnly = false
 
@@ -96,7 +99,8 @@ struct WhisperBenchmark: AsyncParsableCommand {
         report.add("")
         report.add("Targets: Parley's path ≥ 3× faster than stock `transcribe`, WER within 1 point of it.")
         report.add("")
-        report.add("Parley encodes the utterance and \(String(format: "%g", finalPad)) s of silence, not the 30 s window. "
+        report.add("Parley encodes the utterance and \(String(format: "%g", finalPad)) s of "
+            + (padAudio ? "silence" : "zero frames (stock's padding)") + ", not the 30 s window. "
             + "A final result with a word the language's word list does not hold (the CMU dictionary for English) is decoded "
             + "again in the full window, as stock does, and the reading with fewer unknown words kept (the second opinion). "
             + "Decoded again: " + secondOpinionNotes.joined(separator: "; ") + ".")
@@ -147,6 +151,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
         var tuning = WhisperRecognizer.Tuning()
         tuning.secondOpinion = secondOpinion
         tuning.finalPad = finalPad
+        tuning.padFeatures = !padAudio
         if !full { (tuning.maximumAlternatives, tuning.wordTimes) = (0, false) }
         tuning.partialResults = false
         tuning.speculative = speculative

@@ -55,7 +55,8 @@ struct WhisperSecondOpinionTests {
         let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
         let probe = try Self.recognizer(lexicon: nil)
         let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
-                                                               words: false, pad: probe.tuning.finalPad).text)
+                                                               words: false, pad: probe.tuning.finalPad,
+                                                               padFeatures: probe.tuning.padFeatures).text)
         let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
                                                      alternatives: 0, words: false, fullWindow: true)
         await probe.worker.shutdown()
