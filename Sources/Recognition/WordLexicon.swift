@@ -18,12 +18,22 @@ public struct WordLexicon: Sendable {
     /// case, a CMU variant's `(2)` dropped.
     public init(parsing text: String, path: String) {
         var words = Set<String>()
-        for line in DataFile.lines(of: text) {
-            guard let field = line.split(whereSeparator: \.isWhitespace).first else { continue }
-            var word = field.lowercased()
-            if word.hasSuffix(")"), let open = word.lastIndex(of: "(") { word = String(word[..<open]) }
+        words.reserveCapacity(text.utf8.count / 24)
+        // Read byte by byte: the CMU dictionary has 134,000 lines, and arrays of lines and
+        // fields would cost more memory than the words themselves.
+        var bytes = text.utf8[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        while !bytes.isEmpty {
+            let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = bytes[..<lineEnd]
+            bytes = lineEnd == bytes.endIndex ? bytes[lineEnd...] : bytes[bytes.index(after: lineEnd)...]
+            let fieldEnd = line.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            let field = line[..<(fieldEnd ?? line.endIndex)]
             // A line of no word (a comment, something far longer than any word) is skipped.
-            if !word.isEmpty, !word.hasPrefix("#"), word.utf8.count <= Self.longestWordBytes { words.insert(word) }
+            guard !field.isEmpty, field.first != UInt8(ascii: "#"), field.count <= Self.longestWordBytes,
+                  var word = String(field)?.lowercased() else { continue }
+            if word.hasSuffix(")"), let open = word.lastIndex(of: "(") { word = String(word[..<open]) }
+            if !word.isEmpty { words.insert(word) }
         }
         self.words = words
         self.path = path
