@@ -22,7 +22,7 @@ Requests ("op"):
               a second opinion).
   pair        (protocol 2) payload as for transcribe: one utterance decoded in
               two forced languages from ONE encoder pass. Header fields:
-              languages (["en", "es"]), prompt, pad. The encoder output is
+              languages (["en", "es"]), prompt, pad, pad_features. The encoder output is
               repeated into a batch of two and generate runs one greedy
               hypothesis per language token; the answer carries, per language,
               {"language", "text", "avg_logprob", "language_prob", "silent"}
@@ -215,12 +215,16 @@ class Decoder:
         self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
 
-    def encode(self, payload, pad):
-        """The utterance's samples, its seconds and the encoder output of the utterance plus `pad` s of silence."""
+    def encode(self, payload, pad, pad_features=False):
+        """The utterance's samples, its seconds and the encoder output of the utterance plus `pad` s of
+        silence (or of zero frames after its features, as a final transcribe pads)."""
         np = self.np
         audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
-        padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
-        features = self.model.feature_extractor(padded, padding=0)
+        if pad_features:
+            features = self.padded_features(audio, pad)
+        else:
+            padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
+            features = self.model.feature_extractor(padded, padding=0)
         storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
         return len(audio) / SAMPLE_RATE, self.model.model.encode(storage, to_cpu=False)
 
@@ -235,7 +239,7 @@ class Decoder:
         tokenizers = [self.tokenizer(language) for language in languages]
         timings = {}
         started = time.perf_counter()
-        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)))
+        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)), bool(header.get("pad_features")))
         timings["encode"] = time.perf_counter() - started
         started = time.perf_counter()
         # The language tokens' probabilities after <|startoftranscript|>: one decoder step.

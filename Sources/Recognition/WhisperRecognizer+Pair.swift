@@ -41,7 +41,9 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     }
 
     func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
-        try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options))
+        // Padded as a final one-language decode is, so each reading is what that decode would hear.
+        try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options),
+                                        pad: tuning.finalPad, padFeatures: tuning.padFeatures)
     }
 }
 

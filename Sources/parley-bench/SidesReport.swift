@@ -141,7 +141,7 @@ struct SidesReport {
         func sum(_ values: [Double?]) -> String { Timings.format(1000 * values.compactMap { $0 }.reduce(0, +)) }
         let pairTotal = stages.map { $0.pair.values.reduce(0, +) }, oneTotal = stages.map { $0.one.values.reduce(0, +) }
         return [
-            ["encode (utterance + 3 s of silence)", sum(stages.map { $0.pair["encode"] }), sum(stages.map { $0.one["encode"] })],
+            ["encode (utterance + 3 s of zero frames)", sum(stages.map { $0.pair["encode"] }), sum(stages.map { $0.one["encode"] })],
             ["language step (one decoder step, both languages' probabilities)", sum(stages.map { $0.pair["detect"] }), "—"],
             ["generate (batch of two greedy, or one when a language is skipped / one greedy)",
              sum(stages.map { $0.pair["generate"] }), sum(stages.map { $0.one["decode"] })],
