@@ -73,9 +73,12 @@ import TestSupport
         // tone it hears, not on where in its stream the tone stops: a null sink plays in real
         // time, so no more tone than the time it was playing can reach the monitor.
         let silentTail = 16_000
+        // Two 20 ms windows more than the tail checked below: the tone's cut-off end may fill part
+        // of the window after its last full one, which the check skips.
+        let waitedTail = silentTail + 640
         await Harness.waitUntil(10) {
             let samples = heard.samples
-            return samples.count > silentTail && AudioLevel(measuring: samples[(samples.count - silentTail)...]).peak < 0.001
+            return samples.count > waitedTail && AudioLevel(measuring: samples[(samples.count - waitedTail)...]).peak < 0.001
         }
         await session.close()
         await ear.close()
