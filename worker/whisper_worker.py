@@ -61,6 +61,8 @@ SAMPLE_RATE = 16000
 # Seconds of silence appended to an utterance (measured: 3 s keeps stock
 # accuracy, 1 s lets the decoder loop).
 DEFAULT_PAD = 3.0
+# Whisper's window: padding this long fills it (CTranslate2's encoder takes at most 3000 frames).
+WINDOW_SECONDS = 30.0
 # Decoded tokens allowed per second of audio, plus a fixed margin.
 TOKENS_PER_SECOND = 6
 TOKEN_MARGIN = 10
@@ -309,16 +311,6 @@ class Decoder:
             return features[:, :frames]
         return np.pad(features, ((0, 0), (0, frames - features.shape[1])))
 
-    def full_window(self, audio):
-        """The features of the utterance in the 30 s window Whisper was trained on, padded as stock
-        transcribe pads them (zeros after the last frame): slower, but the encoder sees what it knows."""
-        np = self.np
-        features = self.model.feature_extractor(audio)
-        frames = self.model.feature_extractor.nb_max_frames
-        if features.shape[1] >= frames:
-            return features[:, :frames]
-        return np.pad(features, ((0, 0), (0, frames - features.shape[1])))
-
     def transcribe(self, header, payload):
         np = self.np
         language = header.get("language", "en")
@@ -332,7 +324,8 @@ class Decoder:
         started = time.perf_counter()
         full = header.get("window") == "full"
         if full:
-            features = self.full_window(audio)
+            # The 30 s window Whisper was trained on, padded as stock transcribe pads it.
+            features = self.padded_features(audio, WINDOW_SECONDS)
         elif header.get("pad_features"):
             features = self.padded_features(audio, pad)
         else:
