@@ -16,16 +16,34 @@ set -euo pipefail
 action=${1:?usage: pipewire-server.sh start|stop DIR}
 dir=${2:?usage: pipewire-server.sh start|stop DIR}
 
+# True while PID runs. A zombie has ended: it only waits for PID 1 to reap it,
+# which on some machines takes seconds, and `kill -0` still reaches it.
+running() {
+  local state
+  state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
 stop() {
   # The reverse of the start order; each gets 5 s to end before SIGKILL.
   for name in pipewire-pulse wireplumber pipewire dbus; do
     [ -f "$dir/$name.pid" ] || continue
     pid=$(cat "$dir/$name.pid")
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do running "$pid" || break; sleep 0.1; done
+    if running "$pid"; then kill -9 "$pid" 2>/dev/null || true; fi
     rm -f "$dir/$name.pid"
   done
+}
+
+# Runs a command with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at
+# their defaults. A caller's mask is inherited through exec, and a thread of a
+# Swift or dispatch process (a test) blocks nearly every signal: WirePlumber and
+# dbus-daemon started from one never saw SIGTERM and had to be killed.
+exec_unblocked() {
+  exec perl -MPOSIX -e '$SIG{$_} = "DEFAULT" for qw(TERM INT HUP PIPE);
+    sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
+    exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n"' "$@"
 }
 
 # Starts a daemon in the background with its output in DIR/NAME.log and its pid in
@@ -40,16 +58,69 @@ daemon() {
       fd=${fd##*/}
       [ "$fd" -gt 2 ] && eval "exec $fd>&-"
     done
-    exec "$@"
+    exec_unblocked "$@"
   ) </dev/null >"$dir/$name.log" 2>&1 &
   echo $! > "$dir/$name.pid"
 }
 
+# Waits until COMMAND succeeds, for at most the seconds left before $deadline,
+# while every daemon started so far still runs. On failure $reason says why.
+wait_for() {
+  local what=$1
+  shift
+  until "$@"; do
+    for name in "${started[@]}"; do
+      if ! running "$(cat "$dir/$name.pid")"; then
+        reason="$name exited while waiting for $what; its log ends: $(tail -n 3 "$dir/$name.log" | tr '\n' ' ')"
+        return 1
+      fi
+    done
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      reason="no $what after ${budget} s; running: ${started[*]}"
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+sinks_ready() {
+  pactl list short sinks 2>/dev/null | grep -q parley_speaker
+}
+
+defaults_stick() {
+  pactl set-default-sink parley_speaker 2>/dev/null \
+    && pactl set-default-source parley_mic.monitor 2>/dev/null \
+    && pactl info 2>/dev/null | grep -q '^Default Source: parley_mic.monitor$' \
+    && pactl info 2>/dev/null | grep -q '^Default Sink: parley_speaker$'
+}
+
+# One attempt: the four daemons in order, each stage waited for within the budget.
+launch() {
+  rm -rf "$dir/runtime"  # the sockets of a stopped run in the same DIR
+  mkdir -p "$dir/runtime"
+  chmod 700 "$dir/runtime"
+  started=() reason=""
+  SECONDS=0
+  deadline=$budget
+  daemon dbus dbus-daemon --session --nofork --nopidfile --address="unix:path=$dir/runtime/bus"
+  started+=(dbus)
+  wait_for "session bus socket" test -S "$dir/runtime/bus" || return 1
+  daemon pipewire pipewire
+  started+=(pipewire)
+  wait_for "PipeWire socket" test -S "$dir/runtime/pipewire-0" || return 1
+  daemon wireplumber wireplumber
+  started+=(wireplumber)
+  daemon pipewire-pulse pipewire-pulse
+  started+=(pipewire-pulse)
+  wait_for "PulseAudio socket" test -S "$dir/runtime/pulse/native" || return 1
+  # Ready once WirePlumber has made the sinks visible and the defaults stick.
+  wait_for "parley_speaker sink" sinks_ready || return 1
+  wait_for "default sink and source" defaults_stick || return 1
+}
+
 case "$action" in
 start)
-  rm -rf "$dir/runtime"  # the sockets of a stopped run in the same DIR
-  mkdir -p "$dir/runtime" "$dir/config/pipewire/pipewire.conf.d" "$dir/state" "$dir/data"
-  chmod 700 "$dir/runtime"
+  mkdir -p "$dir/config/pipewire/pipewire.conf.d" "$dir/state" "$dir/data"
   cat > "$dir/config/pipewire/pipewire.conf.d/parley.conf" <<'CONF'
 context.objects = [
     { factory = adapter
@@ -80,30 +151,19 @@ CONF
   export XDG_RUNTIME_DIR="$dir/runtime" XDG_CONFIG_HOME="$dir/config" XDG_STATE_HOME="$dir/state" \
     XDG_DATA_HOME="$dir/data" HOME="${HOME:-/root}" DISPLAY= WAYLAND_DISPLAY=
   unset PULSE_SERVER PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR DBUS_SESSION_BUS_ADDRESS
-  trap 'stop; exit 1' ERR
-  daemon dbus dbus-daemon --session --nofork --nopidfile --address="unix:path=$dir/runtime/bus"
-  export DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/runtime/bus"
-  for _ in $(seq 50); do [ -S "$dir/runtime/bus" ] && break; sleep 0.1; done
-  daemon pipewire pipewire
-  for _ in $(seq 50); do [ -S "$dir/runtime/pipewire-0" ] && break; sleep 0.1; done
-  daemon wireplumber wireplumber
-  daemon pipewire-pulse pipewire-pulse
-  export PULSE_SERVER="unix:$dir/runtime/pulse/native"
-  # Ready once WirePlumber has made the sinks visible and the defaults stick.
-  for _ in $(seq 200); do
-    if pactl list short sinks 2>/dev/null | grep -q parley_speaker \
-       && pactl set-default-sink parley_speaker 2>/dev/null \
-       && pactl set-default-source parley_mic.monitor 2>/dev/null \
-       && pactl info 2>/dev/null | grep -q '^Default Source: parley_mic.monitor$' \
-       && pactl info 2>/dev/null | grep -q '^Default Sink: parley_speaker$'; then
+  export DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/runtime/bus" PULSE_SERVER="unix:$dir/runtime/pulse/native"
+  # Each attempt gets PARLEY_SERVER_START_SECONDS (30 s) for all its stages. A
+  # failed attempt is stopped, named on stderr, and tried once more.
+  budget=${PARLEY_SERVER_START_SECONDS:-30}
+  for attempt in 1 2; do
+    if launch; then
       echo "PULSE_SERVER=$PULSE_SERVER"
       exit 0
     fi
-    sleep 0.1
+    stop
+    echo "pipewire-server.sh: attempt $attempt: $reason" >&2
   done
-  echo "pipewire-server.sh: the PipeWire test server did not start; see $dir/*.log" >&2
-  tail -n 10 "$dir"/*.log >&2 || true
-  stop
+  echo "pipewire-server.sh: the PipeWire test server did not start in two attempts: $reason" >&2
   exit 1
   ;;
 stop)

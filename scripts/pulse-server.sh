@@ -13,6 +13,23 @@ set -euo pipefail
 action=${1:?usage: pulse-server.sh start|stop DIR}
 dir=${2:?usage: pulse-server.sh start|stop DIR}
 
+# True while PID runs. A zombie has ended: it only waits for PID 1 to reap it,
+# which on some machines takes seconds, and `kill -0` still reaches it.
+running() {
+  local state
+  state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# Runs a command with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at
+# their defaults: a caller's mask is inherited through exec, and a thread of a
+# Swift or dispatch process (a test) blocks nearly every signal.
+exec_unblocked() {
+  exec perl -MPOSIX -e '$SIG{$_} = "DEFAULT" for qw(TERM INT HUP PIPE);
+    sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
+    exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n"' "$@"
+}
+
 case "$action" in
 start)
   mkdir -p "$dir/runtime" "$dir/state"
@@ -25,7 +42,10 @@ set-default-sink parley_speaker
 set-default-source parley_mic.monitor
 PA
   export XDG_RUNTIME_DIR="$dir/runtime" PULSE_STATE_PATH="$dir/state" HOME="${HOME:-/root}"
-  pulseaudio -n -F "$dir/server.pa" --exit-idle-time=-1 --daemonize=no \
+  # --no-cpu-limit: by default a PulseAudio server that takes most of the CPU for
+  # a while ends itself (a guard for real-time scheduling gone wrong); a test
+  # server on a loaded machine must not.
+  exec_unblocked pulseaudio -n -F "$dir/server.pa" --exit-idle-time=-1 --daemonize=no --no-cpu-limit=true \
     --use-pid-file=no --system=no --disallow-exit=no -v >"$dir/server.log" 2>&1 &
   echo $! > "$dir/pid"
   for _ in $(seq 100); do
@@ -43,8 +63,8 @@ stop)
   if [ -f "$dir/pid" ]; then
     pid=$(cat "$dir/pid")
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do running "$pid" || break; sleep 0.1; done
+    if running "$pid"; then kill -9 "$pid" 2>/dev/null || true; fi
     rm -f "$dir/pid"
   fi
   ;;

@@ -13,9 +13,10 @@ cd "$(dirname "$0")/.."
 filter=${1:-}
 
 # On PipeWire: the audio session, `parley dialog` end to end (PocketSphinx and
-# Whisper), the one record stream of a conversation, and doctor. DialogueTests
+# Whisper), the one record stream of a conversation, a conversation across a
+# restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests"
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
@@ -24,7 +25,7 @@ TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
   scripts/with-test-server.sh scripts/run-tests.sh "$filter"
 echo "$?" >"$reports/PulseAudio.status"
 echo
-echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests and DoctorCommandTests of ParleyCommandTests"
+echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests and DialogueReconnectTests of ParleyCommandTests"
 echo "DialogueTests: not run again on PipeWire (fake engines, no audio server)"
 TEST_REPORT=$reports/PipeWire TEST_LABEL="PipeWire server" TEST_SELECTION=$pipewire_selection \
   scripts/with-test-server.sh --pipewire scripts/run-tests.sh "$filter"

@@ -12,10 +12,31 @@ here=$(cd "$(dirname "$0")" && pwd)
 server=pulse-server.sh
 if [ "${1:-}" = --pipewire ]; then server=pipewire-server.sh; shift; fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/parley-${server%%-*}.XXXXXX")
-cleanup() { "$here/$server" stop "$dir"; rm -rf "$dir"; }
+# After a failed command, a server process that ended on its own is named, with
+# the end of its log, on stderr and in TEST_REPORT when set: its directory
+# goes away with the server.
+report_lost() {
+  local pidfile pid name log note
+  for pidfile in "$dir"/*pid; do
+    [ -f "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    [ -e "/proc/$pid" ] && ! grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/$pid/stat" 2>/dev/null && continue
+    name=$(basename "$pidfile" .pid)
+    [ "$name" = pid ] && log=$dir/server.log || log=$dir/$name.log
+    [ "$name" = pid ] && name=pulseaudio
+    note="the test server's $name (pid $pid) had ended before the command did; its log ends: $(tail -n 5 "$log" 2>/dev/null | tr '\n' ' ')"
+    echo "with-test-server.sh: $note" >&2
+    [ -n "${TEST_REPORT:-}" ] && echo "$note" >>"$TEST_REPORT"
+  done
+  return 0
+}
+status=0
+cleanup() { [ "$status" -ne 0 ] && report_lost; "$here/$server" stop "$dir"; rm -rf "$dir"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 line=$("$here/$server" start "$dir") || exit 1
 export "${line?}"
 export NO_COLOR=1
 "$@"
+status=$?
+exit "$status"

@@ -52,6 +52,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import struct
 import sys
 import threading
@@ -401,6 +402,10 @@ def main():
     parser.add_argument("--sha256", default="", help="the pinned SHA-256 of the model's model.bin")
     parser.add_argument("--threads", type=int, default=2)
     arguments = parser.parse_args()
+    # The signal mask is inherited: started from one of Parley's threads, which
+    # block nearly every signal, the worker would not end on SIGTERM.
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     output = sys.stdout.buffer
     source = sys.stdin.buffer

@@ -6,40 +6,17 @@ import TestSupport
 
 /// A server of our own is killed and restarted under a listening session.
 @Suite struct ServerLossTests {
-    /// A private server of the test server's kind in a temporary directory, started with
-    /// `scripts/pulse-server.sh` or, on PipeWire, `scripts/pipewire-server.sh`.
-    private struct PrivateServer {
-        let directory: String
-        let script: String
-
-        /// Starts the server and returns its address.
-        @discardableResult
-        func start() throws -> String {
-            let output = try ProcessRunner.run(["/bin/bash", script, "start", directory])
-            guard output.status == 0, let line = output.stdout.split(separator: "\n").last,
-                  line.hasPrefix("PULSE_SERVER=") else {
-                throw ProcessRunner.Failure(message: "the private server did not start: \(output.stderr)")
-            }
-            return String(line.dropFirst("PULSE_SERVER=".count))
-        }
-
-        /// Kills the server.
-        func stop() throws {
-            try ProcessRunner.run(["/bin/bash", script, "stop", directory])
-        }
-
-        /// Plays the test recording into the server's microphone sink.
-        func playRecording(address: String) throws -> Int32 {
-            var environment = ProcessInfo.processInfo.environment
-            environment["PULSE_SERVER"] = address
-            return try ProcessRunner.run(["paplay", "--device=parley_mic", "--raw", "--rate=16000", "--channels=1",
-                                          "--format=s16le", Harness.recordingPath], environment: environment).status
-        }
+    /// Plays the test recording into the microphone sink of the server at ADDRESS.
+    private func playRecording(address: String) throws -> Int32 {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = address
+        return try ProcessRunner.run(["paplay", "--device=parley_mic", "--raw", "--rate=16000", "--channels=1",
+                                      "--format=s16le", Harness.recordingPath], environment: environment).status
     }
 
     @Test func reportsTheLossReconnectsAndCaptureFlowsAgain() async throws {
-        let server = PrivateServer(directory: try Fixtures.temporaryDirectory("parley-restart").path,
-                                   script: try TestAudioServer.serverScript)
+        // A server of the test server's kind: scripts/pulse-server.sh or scripts/pipewire-server.sh.
+        let server = PrivateAudioServer(directory: try Fixtures.temporaryDirectory("parley-restart").path)
         let address = try server.start()
         defer { try? server.stop() }
         let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address)
@@ -48,7 +25,7 @@ import TestSupport
         try await session.startListening()
         let recording = try Fixtures.rawSamples(Harness.recordingPath)
 
-        #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
+        #expect(try await Harness.offPool { try playRecording(address: address) } == 0)
         await collector.waitForRecording(recording, timeout: 10)
         let alignment = Alignment(of: recording, in: collector.samples)
         #expect(alignment.correlation > 0.98)
@@ -65,7 +42,7 @@ import TestSupport
         #expect(await recorder.waitFor(timeout: 15) { $0 == .reconnected })
         #expect(session.isConnected)
         let before = collector.samples.count
-        #expect(try await Harness.offPool { try server.playRecording(address: address) } == 0)
+        #expect(try await Harness.offPool { try playRecording(address: address) } == 0)
         await collector.waitForRecording(recording, after: before, timeout: 10)
         let afterReconnect = Array(collector.samples[before...])
         let realignment = Alignment(of: recording, in: afterReconnect)

@@ -8,22 +8,14 @@ import Testing
 struct DialogueReconnectTests {
     static let longLine = "Where is the station with the many platforms, the old clock and the long trains to the south of the country?"
 
-    private func server(_ action: String, _ directory: String) throws -> String {
-        let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, action, directory])
-        guard output.status == 0 else { throw ProcessRunner.Failure(message: "the private server did not \(action): \(output.stderr)") }
-        return output.stdout.split(separator: "\n").last.map(String.init) ?? ""
-    }
-
     /// The server goes while the side is listening, or while a translation is being spoken.
     @Test(arguments: [false, true])
     func endOfInputAfterAReconnectEndsTheConversationPromptly(whileSpeaking: Bool) throws {
         let directory = try Fixtures.temporaryDirectory("parley-dialog-restart")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let serverDirectory = directory.appendingPathComponent("server").path
-        let line = try server("start", serverDirectory)
-        #expect(line.hasPrefix("PULSE_SERVER="))
-        let address = String(line.dropFirst("PULSE_SERVER=".count))
-        defer { _ = try? server("stop", serverDirectory) }
+        let server = PrivateAudioServer(directory: directory.appendingPathComponent("server").path)
+        let address = try server.start()
+        defer { try? server.stop() }
         let transcript = directory.appendingPathComponent("t.jsonl").path
 
         let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"],
@@ -36,9 +28,9 @@ struct DialogueReconnectTests {
         } else {
             try run.waitForLine { $0 == "B (es-ES), your turn" }
         }
-        _ = try server("stop", serverDirectory)
+        try server.stop()
         try run.waitForLine(timeout: 20) { $0.contains("audio failed") }
-        _ = try server("start", serverDirectory)
+        try server.start()
         try run.waitForLine(timeout: 30) { $0.contains("the audio server is back") }
 
         let closed = Date()

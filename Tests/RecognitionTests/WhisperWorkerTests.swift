@@ -42,6 +42,29 @@ struct WhisperWorkerTests {
         await whisper.worker.shutdown()
     }
 
+    @Test("the worker ends on SIGTERM, though the thread that started it blocks signals")
+    func endsOnTerminate() async throws {
+        let whisper = try Self.recognizer()
+        try await whisper.start()  // on a cooperative thread, whose signal mask the child inherits
+        let pid = try #require(await whisper.worker.processIdentifier())
+        kill(pid, SIGTERM)
+        var running = true
+        for _ in 0..<100 where running {
+            try await Task.sleep(for: .milliseconds(100))
+            running = Self.isRunning(pid)
+        }
+        #expect(!running, "the worker was still running 10 s after SIGTERM")
+        await whisper.worker.shutdown()
+    }
+
+    /// Whether PID is a live process; a zombie (ended, not yet reaped) is not.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z" && state != "X"
+    }
+
     @Test("silence and noise below speech are not words")
     func silenceIsEmpty() async throws {
         let whisper = try Self.recognizer()

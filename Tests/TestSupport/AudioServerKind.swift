@@ -31,3 +31,38 @@ extension TestAudioServer {
         return String(line.dropFirst("Server Name: ".count))
     }
 }
+
+/// A private server of the test server's kind in a directory of its own, for tests
+/// that kill and restart a server under a session.
+public struct PrivateAudioServer: Sendable {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// Starts the server and returns its address (`unix:…`).
+    @discardableResult
+    public func start() throws -> String {
+        let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, "start", directory])
+        guard output.status == 0, let line = output.stdout.split(separator: "\n").last,
+              line.hasPrefix("PULSE_SERVER=") else {
+            throw ProcessRunner.Failure(message: "the private server did not start: \(Self.oneLine(output.stderr))")
+        }
+        return String(line.dropFirst("PULSE_SERVER=".count))
+    }
+
+    /// Stops the server (the script gives each process 5 s before SIGKILL).
+    public func stop() throws {
+        let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, "stop", directory])
+        guard output.status == 0 else {
+            throw ProcessRunner.Failure(message: "the private server did not stop: \(Self.oneLine(output.stderr))")
+        }
+    }
+
+    /// The script's diagnosis on one line: a failed test's summary shows only the
+    /// first line of its message.
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " | ")
+    }
+}
