@@ -98,9 +98,11 @@ struct WhisperAnswer: Decodable, Sendable, Equatable {
     var hypotheses: [PairHypothesis]?
     /// The encoder window the answer was decoded in: `short` or `full`.
     var window: String?
+    /// The worker's own time per stage (encode, decode, align…), in seconds.
+    var seconds: [String: Double]?
 
     enum CodingKeys: String, CodingKey {
-        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses, window
+        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses, window, seconds
         case noSpeechProbability = "no_speech_prob"
     }
 

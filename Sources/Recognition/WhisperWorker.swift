@@ -101,9 +101,15 @@ public actor WhisperWorker {
             nextID += 1
             header.id = nextID
             do {
+                let sent = ContinuousClock.now
                 let answer = try await worker.send(header, audio: audio, timeout: timeout)
+                let roundTrip = sent.duration(to: .now)
+                let stages = (answer.seconds ?? [:]).sorted { $0.key < $1.key }
+                    .map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
                 logger.debug("decoded", metadata: [
                     "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "text": "\(answer.text ?? "")",
+                    "round_trip_ms": "\(roundTrip.components.seconds * 1000 + roundTrip.components.attoseconds / 1_000_000_000_000_000)",
+                    "worker_ms": "\(stages)", "window": "\(answer.window ?? "short")",
                     "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
                     "confidence": "\(answer.confidence ?? -1)"])
                 return answer
