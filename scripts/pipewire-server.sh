@@ -15,14 +15,8 @@
 set -euo pipefail
 action=${1:?usage: pipewire-server.sh start|stop DIR}
 dir=${2:?usage: pipewire-server.sh start|stop DIR}
-
-# True while PID runs. A zombie has ended: it only waits for PID 1 to reap it,
-# which on some machines takes seconds, and `kill -0` still reaches it.
-running() {
-  local state
-  state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
-  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
+# shellcheck source=scripts/server-common.sh
+source "$(dirname "$0")/server-common.sh"
 
 stop() {
   # The reverse of the start order; each gets 5 s to end before SIGKILL.
@@ -34,16 +28,6 @@ stop() {
     if running "$pid"; then kill -9 "$pid" 2>/dev/null || true; fi
     rm -f "$dir/$name.pid"
   done
-}
-
-# Runs a command with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at
-# their defaults. A caller's mask is inherited through exec, and a thread of a
-# Swift or dispatch process (a test) blocks nearly every signal: WirePlumber and
-# dbus-daemon started from one never saw SIGTERM and had to be killed.
-exec_unblocked() {
-  exec perl -MPOSIX -e '$SIG{$_} = "DEFAULT" for qw(TERM INT HUP PIPE);
-    sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
-    exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n"' "$@"
 }
 
 # Starts a daemon in the background with its output in DIR/NAME.log and its pid in

@@ -12,23 +12,8 @@
 set -euo pipefail
 action=${1:?usage: pulse-server.sh start|stop DIR}
 dir=${2:?usage: pulse-server.sh start|stop DIR}
-
-# True while PID runs. A zombie has ended: it only waits for PID 1 to reap it,
-# which on some machines takes seconds, and `kill -0` still reaches it.
-running() {
-  local state
-  state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
-  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
-
-# Runs a command with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at
-# their defaults: a caller's mask is inherited through exec, and a thread of a
-# Swift or dispatch process (a test) blocks nearly every signal.
-exec_unblocked() {
-  exec perl -MPOSIX -e '$SIG{$_} = "DEFAULT" for qw(TERM INT HUP PIPE);
-    sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
-    exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n"' "$@"
-}
+# shellcheck source=scripts/server-common.sh
+source "$(dirname "$0")/server-common.sh"
 
 case "$action" in
 start)

@@ -9,6 +9,8 @@
 # PipeWire's pipewire-pulse (scripts/pipewire-server.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/server-common.sh
+source "$here/server-common.sh"
 server=pulse-server.sh
 if [ "${1:-}" = --pipewire ]; then server=pipewire-server.sh; shift; fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/parley-${server%%-*}.XXXXXX")
@@ -20,7 +22,7 @@ report_lost() {
   for pidfile in "$dir"/*pid; do
     [ -f "$pidfile" ] || continue
     pid=$(cat "$pidfile")
-    [ -e "/proc/$pid" ] && ! grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/$pid/stat" 2>/dev/null && continue
+    running "$pid" && continue
     name=$(basename "$pidfile" .pid)
     [ "$name" = pid ] && log=$dir/server.log || log=$dir/$name.log
     [ "$name" = pid ] && name=pulseaudio
