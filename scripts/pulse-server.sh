@@ -33,16 +33,24 @@ PA
   exec_unblocked pulseaudio -n -F "$dir/server.pa" --exit-idle-time=-1 --daemonize=no --no-cpu-limit=true \
     --use-pid-file=no --system=no --disallow-exit=no -v >"$dir/server.log" 2>&1 &
   echo $! > "$dir/pid"
-  for _ in $(seq 100); do
-    if PULSE_SERVER="unix:$dir/native" pactl info >/dev/null 2>&1; then
-      echo "PULSE_SERVER=unix:$dir/native"
-      exit 0
+  # Ready when pactl reaches it, within PARLEY_SERVER_START_SECONDS (30 s); a server
+  # that ends first, or does not answer in time, is named on one line and stopped.
+  budget=${PARLEY_SERVER_START_SECONDS:-30}
+  SECONDS=0
+  until PULSE_SERVER="unix:$dir/native" pactl info >/dev/null 2>&1; do
+    if ! running "$(cat "$dir/pid")"; then
+      echo "pulse-server.sh: the PulseAudio test server exited on start; its log ends: $(tail -n 3 "$dir/server.log" | tr '\n' ' ')" >&2
+      rm -f "$dir/pid"
+      exit 1
+    fi
+    if [ "$SECONDS" -ge "$budget" ]; then
+      echo "pulse-server.sh: the PulseAudio test server did not answer in ${budget} s; its log ends: $(tail -n 3 "$dir/server.log" | tr '\n' ' ')" >&2
+      bash "$0" stop "$dir"
+      exit 1
     fi
     sleep 0.1
   done
-  echo "pulse-server.sh: the PulseAudio test server did not start; see $dir/server.log" >&2
-  tail -20 "$dir/server.log" >&2 || true
-  exit 1
+  echo "PULSE_SERVER=unix:$dir/native"
   ;;
 stop)
   if [ -f "$dir/pid" ]; then
