@@ -19,6 +19,7 @@ struct SidesBenchmark: AsyncParsableCommand {
     static let spanish = LocaleTag("es-ES")!
 
     func run() async throws {
+        let loadBefore = RecognitionBenchmark.loadAverage()
         let clips = try SidesCorpus.load()
         let setup = try WhisperBenchSetup.discover()
         let worker = WhisperWorker(launch: try setup.installation.launch())
@@ -36,7 +37,7 @@ struct SidesBenchmark: AsyncParsableCommand {
         }
         await worker.shutdown()
         await translator.shutdown()
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        let load = (before: loadBefore, after: RecognitionBenchmark.loadAverage())
         let stages = try PairStages.measure(clips, setup: setup)
         try SidesReport(clips: clips, outcomes: outcomes, stages: stages, load: load).write()
     }

@@ -9,7 +9,8 @@ struct SidesReport {
     var outcomes: [SidesOutcome]
     /// Per clip, the worker's stage seconds (`benchmarks/pair_stages.py`); empty when it did not run.
     var stages: [PairStages]
-    var load: String
+    /// The 1-minute load average before the run (other work) and after the timed decodes.
+    var load: (before: String, after: String)
 
     func write() throws {
         var report = BenchmarkReport(area: "sides", title: "Hands-free turns (side assignment)",
@@ -28,8 +29,9 @@ struct SidesReport {
             + "\(SidesCorpus.heldOutEnglishVoices.joined(separator: ", ")) at the same speeds. "
             + "Each clip is decoded whole (no detector) by "
             + "the worker's two-language request, both readings translated by Apertium through their "
-            + "side's direction, and the side decided. Load average during the run (1, 5, 15 min): \(load) "
-            + "(the machine has 2 cores; above 2, times are inflated by other work).")
+            + "side's direction, and the side decided. Load average (1 min) before the run: \(load.before) "
+            + "(other work on the 2-core machine; above 0.5, times are inflated by it), and after the timed decodes: "
+            + "\(load.after) (this benchmark's own work included).")
         report.add("")
         report.add("### Accuracy")
         report.add("")
