@@ -11,6 +11,8 @@ extension DialogueBenchmark {
     struct SpokenRun {
         var latencies: Timings
         var memory: MemoryStatus?
+        /// The Whisper worker's, when the run recognized with Whisper.
+        var workerMemory: MemoryStatus?
     }
 
     /// Silence on the microphone's null sink is exactly zero; anything else is the recording.
@@ -38,7 +40,8 @@ extension DialogueBenchmark {
             try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
             try await Task.sleep(for: .milliseconds(300))
         }
-        return SpokenRun(latencies: Timings(latencies), memory: MemoryStatus(pid: run.pid))
+        let worker = MemoryStatus.child(of: run.pid, named: "whisper_worker").flatMap { MemoryStatus(pid: $0) }
+        return SpokenRun(latencies: Timings(latencies), memory: MemoryStatus(pid: run.pid), workerMemory: worker)
     }
 
     /// Plays the recording, ends the turn as `ending` says, waits until the translation was spoken.

@@ -46,7 +46,7 @@ extension DialogueBenchmark {
         report.add("")
     }
 
-    func addMemory(to report: inout BenchmarkReport, spoken: [SpokenRun], typed: MemoryRun,
+    func addMemory(to report: inout BenchmarkReport, spoken: [SpokenRun], whisper: SpokenRun, typed: MemoryRun,
                    naive: [(stage: String, peak: Int)]) {
         let spokenPeak = spoken.compactMap(\.memory?.peak).max() ?? 0
         let first = typed.samples.first { $0.turns == memoryInterval }?.resident ?? 0
@@ -61,8 +61,13 @@ extension DialogueBenchmark {
         report.add("")
         report.addTable(header: ["turns"] + typed.samples.map { String($0.turns) },
                         rows: [["VmRSS (MiB)"] + typed.samples.map { mib($0.resident) }])
+        let parleyWithWhisper = whisper.memory?.peak ?? 0
+        let workerPeak = whisper.workerMemory?.peak ?? 0
         report.addTable(header: ["process", "peak resident (MiB)"], rows: [
-            ["parley dialog, spoken runs (VmHWM)", mib(spokenPeak)],
+            ["parley dialog, spoken runs with PocketSphinx (VmHWM)", mib(spokenPeak)],
+            ["parley dialog, spoken run with Whisper (VmHWM; the model is in the worker)", mib(parleyWithWhisper)],
+            ["its Whisper worker (VmHWM; \(mib(whisper.workerMemory?.resident ?? 0)) resident at the end)", mib(workerPeak)],
+            ["a Whisper conversation: parley and its worker together (sum of the peaks)", mib(parleyWithWhisper + workerPeak)],
             ["parley dialog, \(memoryTurns) typed turns (VmHWM)", mib(typed.peak)],
             ["growth from turn \(memoryInterval) to turn \(memoryTurns) (VmRSS)", mib(last - first)],
         ] + naive.map { ["naive: \($0.stage), one turn", mib($0.peak)] } + [

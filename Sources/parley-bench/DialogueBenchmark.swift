@@ -44,7 +44,7 @@ struct DialogueBenchmark: AsyncParsableCommand {
                                          command: "scripts/with-test-server.sh scripts/bench.sh dialogue")
             addLatency(to: &report, automatic: automatic, key: key, whisper: whisper, naive: naive.latencies,
                        naiveSilent: naive.silent)
-            addMemory(to: &report, spoken: [automatic, key], typed: memory, naive: naiveMemory)
+            addMemory(to: &report, spoken: [automatic, key], whisper: whisper, typed: memory, naive: naiveMemory)
             try report.write()
         } catch {
             await devices.close()

@@ -87,4 +87,18 @@ struct MemoryStatus {
         guard let resident = field("VmRSS"), let peak = field("VmHWM") else { return nil }
         (self.resident, self.peak) = (resident, peak)
     }
+
+    /// The first child of `pid` whose command line holds `name` (the Whisper worker of a
+    /// `parley dialog`), from every thread's `children` list in /proc.
+    static func child(of pid: Int32, named name: String) -> Int32? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+        return children.first { child in
+            guard let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline")) else { return false }
+            return String(decoding: line, as: UTF8.self).contains(name)
+        }
+    }
 }

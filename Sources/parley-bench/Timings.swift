@@ -30,8 +30,9 @@ struct Timings: CustomStringConvertible {
 
     /// Milliseconds with sensible precision.
     static func format(_ milliseconds: Double) -> String {
-        milliseconds >= 100 ? String(format: "%.0f", milliseconds)
-            : milliseconds >= 1 ? String(format: "%.1f", milliseconds) : String(format: "%.3f", milliseconds)
+        let size = abs(milliseconds)
+        return size >= 100 ? String(format: "%.0f", milliseconds)
+            : size >= 1 ? String(format: "%.1f", milliseconds) : String(format: "%.3f", milliseconds)
     }
 }
 
