@@ -386,6 +386,16 @@ class Decoder:
                 "words": words, "seconds": timings, "audio_seconds": seconds}
 
 
+def without_media_decoder():
+    """faster-whisper imports PyAV when it starts, to decode media files. The worker is handed PCM
+    and never decodes a file, and PyAV's libraries would hold about 16 MB of resident memory, so a
+    placeholder stands in for it (a file decode would fail with an AttributeError)."""
+    import types
+    placeholder = types.ModuleType("av")
+    placeholder.__doc__ = "not loaded: Parley's Whisper worker is handed PCM, never media files"
+    sys.modules.setdefault("av", placeholder)
+
+
 def release_memory():
     """Hands the decode's freed buffers back to the system while the worker waits for the next
     utterance (glibc keeps them otherwise: about 40 MB of resident memory here)."""
@@ -416,6 +426,7 @@ def main():
         return 1
     verification = Verification(model_file, arguments.sha256.lower())
     try:
+        without_media_decoder()
         import faster_whisper  # noqa: F401 — imported while the hash is computed
     except ImportError as error:
         write_response(output, {"ready": False, "error": f"faster-whisper is not installed: {error}"})

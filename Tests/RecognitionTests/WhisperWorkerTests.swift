@@ -57,6 +57,21 @@ struct WhisperWorkerTests {
         await whisper.worker.shutdown()
     }
 
+    @Test("the worker does not load PyAV: it is handed PCM, never media files")
+    func noMediaDecoder() async throws {
+        let whisper = try Self.recognizer()
+        let samples = try Fixtures.rawSamples(Fixtures.recording("goforward.raw"))
+        let results = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(results.map(\.text) == ["Go forward 10 meters."])
+        let pid = try #require(await whisper.worker.processIdentifier())
+        // Read to the end: a /proc file reports no size, and a single read stops at a page.
+        let data = try #require(try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd())
+        let maps = String(decoding: data, as: UTF8.self)
+        #expect(maps.contains("ctranslate2"), "the maps of a worker that decoded name CTranslate2's library")
+        #expect(!maps.contains("libavcodec") && !maps.contains("/av/"), "PyAV's libraries are mapped in the worker")
+        await whisper.worker.shutdown()
+    }
+
     /// Whether PID is a live process; a zombie (ended, not yet reaped) is not.
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
