@@ -108,7 +108,7 @@ public actor WhisperWorker {
                     .map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
                 logger.debug("decoded", metadata: [
                     "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "text": "\(answer.text ?? "")",
-                    "round_trip_ms": "\(roundTrip.components.seconds * 1000 + roundTrip.components.attoseconds / 1_000_000_000_000_000)",
+                    "round_trip_ms": "\(Int((roundTrip / .milliseconds(1)).rounded()))",
                     "worker_ms": "\(stages)", "window": "\(answer.window ?? "short")",
                     "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
                     "confidence": "\(answer.confidence ?? -1)"])
