@@ -68,14 +68,14 @@ wait_for() {
 }
 
 sinks_ready() {
-  pactl list short sinks 2>/dev/null | grep -q parley_speaker
+  timeout -k 1 5 pactl list short sinks 2>/dev/null | grep -q parley_speaker
 }
 
 defaults_stick() {
-  pactl set-default-sink parley_speaker 2>/dev/null \
-    && pactl set-default-source parley_mic.monitor 2>/dev/null \
-    && pactl info 2>/dev/null | grep -q '^Default Source: parley_mic.monitor$' \
-    && pactl info 2>/dev/null | grep -q '^Default Sink: parley_speaker$'
+  timeout -k 1 5 pactl set-default-sink parley_speaker 2>/dev/null \
+    && timeout -k 1 5 pactl set-default-source parley_mic.monitor 2>/dev/null \
+    && timeout -k 1 5 pactl info 2>/dev/null | grep -q '^Default Source: parley_mic.monitor$' \
+    && timeout -k 1 5 pactl info 2>/dev/null | grep -q '^Default Sink: parley_speaker$'
 }
 
 # One attempt: the four daemons in order, each stage waited for within the budget.

@@ -37,7 +37,7 @@ PA
   # that ends first, or does not answer in time, is named on one line and stopped.
   budget=${PARLEY_SERVER_START_SECONDS:-30}
   SECONDS=0
-  until PULSE_SERVER="unix:$dir/native" pactl info >/dev/null 2>&1; do
+  until PULSE_SERVER="unix:$dir/native" timeout -k 1 5 pactl info >/dev/null 2>&1; do
     if ! running "$(cat "$dir/pid")"; then
       echo "pulse-server.sh: the PulseAudio test server exited on start; its log ends: $(tail -n 3 "$dir/server.log" | tr '\n' ' ')" >&2
       rm -f "$dir/pid"

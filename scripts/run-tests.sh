@@ -24,11 +24,53 @@ cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 $swift build --build-tests ${SWIFT_FLAGS:-} || exit 1
 
+# One target's run may take PARLEY_TARGET_SECONDS (600 s; the slowest takes about
+# two minutes on a quiet machine). A target still running then is stopped with
+# everything it started, and counted as failed with a diagnosis: the tests that
+# started and never ended, and the processes that were still running.
+target_seconds=${PARLEY_TARGET_SECONDS:-600}
+
+# Runs `swift test` for FILTER into $log in a session of its own, so that a run
+# past its time can be stopped with every process it started; its status.
+run_target() {
+  # Line-buffered, so that the log shows each test as it starts (the tests' own
+  # children are started without stdbuf's preload: ProcessRunner.childEnvironment).
+  setsid stdbuf -oL -eL $swift test --skip-build ${SWIFT_FLAGS:-} --filter "$1" >"$log" 2>&1 &
+  local pid=$! started=$SECONDS
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ $((SECONDS - started)) -ge "$target_seconds" ]; then
+      {
+        echo "$target did not finish in $target_seconds s (PARLEY_TARGET_SECONDS) and was stopped."
+        echo "tests started and not ended:"
+        unfinished_tests <"$log" | sed 's/^/  /'
+        echo "processes still running:"
+        ps -o pid=,etimes=,stat=,args= -s "$pid" 2>/dev/null | cut -c1-300 | sed 's/^/  /' | head -n 40
+      } >"$log.hang"
+      # By session, not process group: Foundation's Process may give a child a group of its own.
+      kill -TERM $(ps -o pid= -s "$pid") 2>/dev/null
+      for _ in $(seq 100); do [ -n "$(ps -o pid= -s "$pid")" ] || break; sleep 0.1; done
+      kill -KILL $(ps -o pid= -s "$pid") 2>/dev/null
+      wait "$pid" 2>/dev/null
+      return 124
+    fi
+    sleep 1
+  done
+  wait "$pid"
+}
+
+# The names of the tests that Swift Testing reported started and never passed or failed.
+unfinished_tests() {
+  awk '
+    /^◇ Test .* started\.$/ && !/^◇ Test run started/ { name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); open[name] = 1; order[++n] = name }
+    /^(✔|✘) Test .* (passed|failed)/ { name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed).*$/, "", name); delete open[name] }
+    END { for (i = 1; i <= n; i++) if (order[i] in open) { print order[i]; delete open[order[i]] } }'
+}
+
 user_filter=${1:-}
 selection=${TEST_SELECTION:-$(find Tests -mindepth 1 -maxdepth 1 -type d -name '*Tests' -printf '%f\n' | sort)}
 passed=0 failed=0 ran_total=0 failing_targets=()
 log=$(mktemp) failures=$(mktemp)
-trap 'rm -f "$log" "$failures"' EXIT
+trap 'rm -f "$log" "$log.hang" "$failures"' EXIT
 for entry in $selection; do
   target=${entry%%=*}
   part=""
@@ -38,12 +80,21 @@ for entry in $selection; do
   [ -n "$user_filter" ] && filter+="(?=.*(${user_filter}))"
   [ -n "$part" ] && filter+=".*(${part})"
   echo "== $target${part:+ ($part)}"
-  $swift test --skip-build ${SWIFT_FLAGS:-} --filter "$filter" >"$log" 2>&1
+  target_started=$SECONDS
+  run_target "$filter"
   status=$?
   grep -E '✘|Test run with|error:|[Ff]atal' "$log"
+  echo "   ($target: $((SECONDS - target_started)) s)"
   ran=$(grep -oE 'Test run with [0-9]+ test' "$log" | grep -oE '[0-9]+' | tail -1)
   bad=$(grep -E '^✘ Test .* failed after' "$log" | grep -vc '^✘ Test run')
-  if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
+  if [ "$status" -eq 124 ] && [ -f "$log.hang" ]; then
+    # A hang: whatever failed before it, plus the diagnosis.
+    cat "$log.hang"
+    grep -E '^✘ Test .* (recorded an issue|failed after)' "$log" | grep -v '^✘ Test run' | cut -c1-2000 >>"$failures"
+    cat "$log.hang" >>"$failures"
+    rm -f "$log.hang"
+    bad=$((bad + 1))
+  elif [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
     bad=1
     { echo "$target ended with status $status; its last lines:"; tail -n 15 "$log"; } >>"$failures"
   else

@@ -24,12 +24,14 @@ echo "=== on a private PulseAudio server: every test target"
 TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
   scripts/with-test-server.sh scripts/run-tests.sh "$filter"
 echo "$?" >"$reports/PulseAudio.status"
+echo "(the PulseAudio run took $SECONDS s)"
 echo
 echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests and DialogueReconnectTests of ParleyCommandTests"
 echo "DialogueTests: not run again on PipeWire (fake engines, no audio server)"
 TEST_REPORT=$reports/PipeWire TEST_LABEL="PipeWire server" TEST_SELECTION=$pipewire_selection \
   scripts/with-test-server.sh --pipewire scripts/run-tests.sh "$filter"
 echo "$?" >"$reports/PipeWire.status"
+echo "(both runs took $SECONDS s)"
 
 ran=0 passed=0 failed=0 failing=()
 for server in PulseAudio PipeWire; do

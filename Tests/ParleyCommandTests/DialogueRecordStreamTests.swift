@@ -91,7 +91,7 @@ final class RecordStreamSampler: Sendable {
 
     private func sample() {
         guard let environment = try? TestAudioServer.environment(),
-              let output = try? ProcessRunner.run(["pactl", "list", "source-outputs"], environment: environment),
+              let output = try? ProcessRunner.run(["pactl", "list", "source-outputs"], environment: environment, timeout: 10),
               output.status == 0 else { return }
         let indices = output.stdout.components(separatedBy: "Source Output #").dropFirst()
             .filter { $0.contains("application.process.id = \"\(processIdentifier)\"") }

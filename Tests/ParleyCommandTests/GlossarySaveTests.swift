@@ -7,9 +7,7 @@ import TestSupport
 struct GlossarySaveTests {
     /// Starts `parley glossary add en es TERM TARGET` on `directory`.
     static func startAdd(_ term: String, directory: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
-        process.arguments = ["glossary", "add", "en", "es", term, "objetivo", "--dictionaries", directory]
+        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "glossary", "add", "en", "es", term, "objetivo", "--dictionaries", directory])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

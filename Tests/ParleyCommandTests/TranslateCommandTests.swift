@@ -129,9 +129,7 @@ import TranslationReference
 
     /// Each translation appears before the next line is even written: the command works in a pipe.
     @Test func answersEachLineBeforeTheNextArrives() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
-        process.arguments = ["translate", "--from", "en", "--to", "es"]
+        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"])
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

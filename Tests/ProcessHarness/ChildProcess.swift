@@ -19,7 +19,7 @@ public final class ChildProcess: Sendable {
     public init(_ arguments: [String], environment: [String: String]? = nil, terminal: Terminal = .pipe) throws {
         process.executableURL = URL(fileURLWithPath: ProcessRunner.resolve(arguments[0]))
         process.arguments = Array(arguments.dropFirst())
-        if let environment { process.environment = environment }
+        process.environment = ProcessRunner.childEnvironment(environment)
         switch terminal {
         case .pipe:
             let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
@@ -68,14 +68,15 @@ public final class ChildProcess: Sendable {
         return false
     }
 
-    /// Waits for the program to exit (terminating it after `seconds`) and returns its status.
+    /// Waits for the program to exit (terminating it after `seconds`, killing it 5 s later)
+    /// and for its output to be read to the end, and returns its status. Output still
+    /// open 10 s after the exit (held by a process it left behind) is left unread.
     @discardableResult
     public func wait(seconds: Double = 30) -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        finished.wait()
+        ProcessRunner.stop(process)
+        _ = finished.wait(timeout: .now() + 10)
         return process.terminationStatus
     }
 

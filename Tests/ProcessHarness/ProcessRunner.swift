@@ -22,9 +22,13 @@ public enum ProcessRunner {
 
     /// Runs `arguments[0]` (a path, or a name looked up in PATH) with the rest as arguments,
     /// feeding `input` on stdin; both pipes are drained while it runs.
+    ///
+    /// A program still running after `timeout` seconds is terminated (killed 5 s later)
+    /// and the run throws: a hang is a failure that names the program, never a test
+    /// run that waits for ever.
     @discardableResult
     public static func run(_ arguments: [String], input: Data? = nil,
-                           environment: [String: String]? = nil) throws -> Output {
+                           environment: [String: String]? = nil, timeout: Double = 300) throws -> Output {
         let process = makeProcess(arguments, environment: environment)
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
@@ -37,10 +41,29 @@ public enum ProcessRunner {
         DispatchQueue.global().async(group: group) { errData = stderr.fileHandleForReading.readDataToEndOfFile() }
         if let input { stdin.fileHandleForWriting.write(input) }
         try? stdin.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            stop(process)
+            throw Failure(message: "\(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s and was stopped")
+        }
         process.waitUntilExit()
-        group.wait()
+        // The pipes close when the program and every process it left behind holding them end.
+        if group.wait(timeout: .now() + 10) == .timedOut {
+            throw Failure(message: "\(arguments[0]) exited, but a process it started still holds its output open")
+        }
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Terminates `process`, and kills it if it is still running 5 s later.
+    public static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Starts `arguments` without waiting for it; its output is discarded.
@@ -52,13 +75,29 @@ public enum ProcessRunner {
         return process
     }
 
-    /// A process for `arguments[0]` (resolved in PATH) with the rest as arguments.
-    static func makeProcess(_ arguments: [String], environment: [String: String]?) -> Process {
+    /// A process for `arguments[0]` (resolved in PATH) with the rest as arguments, in
+    /// `environment` (default: this process's) less what `scripts/run-tests.sh` sets for
+    /// the test runner alone (see `childEnvironment`).
+    public static func makeProcess(_ arguments: [String], environment: [String: String]? = nil) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: resolve(arguments[0]))
         process.arguments = Array(arguments.dropFirst())
-        if let environment { process.environment = environment }
+        process.environment = childEnvironment(environment)
         return process
+    }
+
+    /// `environment` (default: this process's) without coreutils' `stdbuf` preload.
+    /// `scripts/run-tests.sh` runs the tests under `stdbuf -oL` so that their progress
+    /// reaches the log line by line (a hung run can be told where it hung); the programs
+    /// under test must keep their own buffering, or a missing flush would go unnoticed.
+    public static func childEnvironment(_ environment: [String: String]? = nil) -> [String: String] {
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        for name in ["_STDBUF_I", "_STDBUF_O", "_STDBUF_E"] { environment[name] = nil }
+        if let preload = environment["LD_PRELOAD"] {
+            let kept = preload.split(whereSeparator: { $0 == ":" || $0 == " " }).filter { !$0.contains("libstdbuf") }
+            environment["LD_PRELOAD"] = kept.isEmpty ? nil : kept.joined(separator: ":")
+        }
+        return environment
     }
 
     /// The full path of a program name found in PATH; a path is returned as is.

@@ -9,9 +9,7 @@ import TestSupport
 struct ConcurrentSaveTests {
     /// Starts `parley dict add en WORD IPA` on the user directory `directory`.
     static func startAdd(_ word: String, directory: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.parleyBinary)
-        process.arguments = ["dict", "add", "en", word, "təˈmɑːtəʊ", "--dictionaries", directory]
+        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "dict", "add", "en", word, "təˈmɑːtəʊ", "--dictionaries", directory])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

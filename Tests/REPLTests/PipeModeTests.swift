@@ -101,9 +101,7 @@ struct PipeModeTests {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: harnessBinary)
-        process.arguments = ["--transcript", transcript]
+        let process = ProcessRunner.makeProcess([harnessBinary, "--transcript", transcript])
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -127,9 +125,7 @@ struct PipeModeTests {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: harnessBinary)
-        process.arguments = ["--transcript", transcript, "--hold-playback"]
+        let process = ProcessRunner.makeProcess([harnessBinary, "--transcript", transcript, "--hold-playback"])
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -102,8 +102,10 @@ public final class TmuxSession {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let envp = ProcessRunner.childEnvironment().map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ) == 0 else {
+        guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, envp) == 0 else {
             throw ProcessRunner.Failure(message: "tmux could not be started")
         }
         var status: Int32 = 0
