@@ -57,7 +57,8 @@ extension DialogueBenchmark {
         return try stages.map { name, command, input in
             let report = FileManager.default.temporaryDirectory.appendingPathComponent("time-\(getpid()).txt").path
             defer { try? FileManager.default.removeItem(atPath: report) }
-            try ProcessRunner.run(["time", "-f", "%M", "-o", report] + command, input: input.map { Data($0.utf8) })
+            try ProcessRunner.run(["time", "-f", "%M", "-o", report] + command, input: input.map { Data($0.utf8) },
+                                  timeout: 3600)
             let text = try String(contentsOfFile: report, encoding: .utf8)
             return (name, Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
         }

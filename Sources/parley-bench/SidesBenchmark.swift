@@ -120,7 +120,7 @@ struct PairStages: Decodable {
         }
         let launch = try setup.installation.launch()
         let output = try ProcessRunner.run([launch.python, "benchmarks/pair_stages.py", launch.script,
-                                            launch.model.path] + arguments)
+                                            launch.model.path] + arguments, timeout: 3600)
         guard output.status == 0 else { throw ValidationError("pair_stages.py failed: \(output.stderr)") }
         return try output.stdout.split(separator: "\n").map { try JSONDecoder().decode(PairStages.self, from: Data($0.utf8)) }
     }

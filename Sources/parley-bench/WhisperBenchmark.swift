@@ -308,7 +308,8 @@ struct WhisperBenchSetup {
             try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
             return path
         }
-        let output = try ProcessRunner.run([installation.python, "benchmarks/stock_whisper.py", installation.models[0].path] + paths)
+        let output = try ProcessRunner.run([installation.python, "benchmarks/stock_whisper.py", installation.models[0].path] + paths,
+                                        timeout: 3600)
         guard output.status == 0 else { throw ValidationError("stock_whisper.py failed: \(output.stderr)") }
         let data = Data(output.stdout.utf8)
         return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(StockResult.self, from: Data($0)) }
