@@ -45,6 +45,7 @@ run_target() {
         unfinished_tests <"$log" | sed 's/^/  /'
         echo "processes still running:"
         ps -o pid=,etimes=,stat=,args= -s "$pid" 2>/dev/null | cut -c1-300 | sed 's/^/  /' | head -n 40
+        backtraces "$pid"
       } >"$log.hang"
       # By session, not process group: Foundation's Process may give a child a group of its own.
       kill -TERM $(ps -o pid= -s "$pid") 2>/dev/null
@@ -56,6 +57,22 @@ run_target() {
     sleep 1
   done
   wait "$pid"
+}
+
+# Where the test runner and any parley of session SESSION are waiting: each thread's
+# stack by gdb, when the machine has it, with Swift names demangled and the
+# arguments left out.
+backtraces() {
+  command -v gdb >/dev/null || return 0
+  local process
+  for process in $(ps -o pid=,args= -s "$1" | awk '$2 ~ /\.xctest$|\/parley$/ { print $1 }'); do
+    echo "threads of $(ps -o args= -p "$process" | cut -c1-120) ($process):"
+    timeout -k 5 60 gdb -p "$process" -batch -iex "set debuginfod enabled off" -ex "thread apply all bt 25" 2>/dev/null \
+      | grep -E '^(Thread|#)' \
+      | perl -pe 's/^(#\d+)\s+0x[0-9a-f]+ in /$1 /; s/ (\((?:[^()]++|(?1))*\)) (at|from) / $2 /' \
+      | { if command -v swift-demangle >/dev/null; then swift-demangle --simplified; else cat; fi; } \
+      | cut -c1-220 | sed 's/^/  /' | head -n 300
+  done
 }
 
 # The names of the tests that Swift Testing reported started and never passed or failed.
