@@ -12,14 +12,15 @@ SWIFT ?= swift
 CONFIG ?= debug
 SWIFT_FLAGS ?=
 
-# Debian packages: the four C libraries, the engines' data, and what the tests use.
+# Debian packages: the four C libraries, the engines' data, and what the tests use
+# (gdb: the stacks of a test run stopped for time).
 PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	libpulse-dev pulseaudio pulseaudio-utils \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
 	libreadline-dev libsndfile1-dev libsamplerate0-dev \
 	apertium apertium-eng-spa sox tmux python3 python3-venv \
 	apertium-fr-es apertium-es-pt apertium-spa-cat apertium-spa-ita cg3 \
-	pipewire pipewire-pulse wireplumber dbus
+	pipewire pipewire-pulse wireplumber dbus gdb
 
 .PHONY: all build deps models run test bench install clean
 
