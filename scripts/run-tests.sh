@@ -27,7 +27,8 @@ $swift build --build-tests ${SWIFT_FLAGS:-} || exit 1
 # One target's run may take PARLEY_TARGET_SECONDS (600 s; the slowest takes about
 # two minutes on a quiet machine). A target still running then is stopped with
 # everything it started, and counted as failed with a diagnosis: the tests that
-# started and never ended, and the processes that were still running.
+# started and never ended, the processes that were still running, and where the
+# test runner and each parley were waiting.
 target_seconds=${PARLEY_TARGET_SECONDS:-600}
 
 # Runs `swift test` for FILTER into $log in a session of its own, so that a run
