@@ -122,6 +122,7 @@ var targets: [Target] = [
     // MARK: Test support and end-to-end tests
     // Child processes and null sinks, for the tests and the benchmarks alike.
     .target(name: "ProcessHarness", path: "Tests/ProcessHarness", swiftSettings: strict),
+    .testTarget(name: "ProcessHarnessTests", dependencies: ["ProcessHarness"], swiftSettings: strict),
     .target(name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strict),
     .target(name: "TranslationReference", dependencies: ["Locales", "Translation", "ProcessHarness"],
             path: "Tests/TranslationReference", swiftSettings: strict),

@@ -1,0 +1,49 @@
+import Foundation
+import ProcessHarness
+import Testing
+
+/// The harness's waits end: a program past its time, one that ignores SIGTERM, and
+/// output held open by a process left behind each end the wait with a failure, so
+/// that a hung test fails instead of holding its run until CI's limit.
+@Suite("Bounded waits of the process harness")
+struct BoundedWaitTests {
+    @Test func aProgramPastItsTimeIsStoppedAndNamed() {
+        #expect {
+            try ProcessRunner.run(["sleep", "30"], timeout: 1)
+        } throws: { error in
+            "\(error)" == "sleep 30 did not finish in 1 s and was stopped"
+        }
+    }
+
+    /// SIGTERM ignored (as in a child that inherits a blocked mask): SIGKILL follows.
+    @Test func aProgramThatIgnoresTerminationIsKilled() {
+        let child = try? ChildProcess(["sh", "-c", "trap '' TERM; echo ready; while :; do sleep 0.1; done"])
+        #expect(child?.waitFor(seconds: 20) { stdout, _ in stdout.contains("ready") } == true)
+        #expect(child?.wait(seconds: 0.5) == SIGKILL)
+    }
+
+    /// The process left behind closes every other descriptor, as a daemon does (one that
+    /// kept Foundation's own watch on the child would keep it "running" until the time limit).
+    @Test func outputHeldByAProcessLeftBehindIsGivenUp() {
+        #expect {
+            try ProcessRunner.run(["sh", "-c", "perl -MPOSIX -e 'POSIX::close($_) for 3..1023; sleep 15' & echo started"])
+        } throws: { error in
+            "\(error)" == "sh exited, but a process it started still holds its output open"
+        }
+    }
+
+    @Test func aProgramThatEndsInTimeGivesItsOutput() throws {
+        let output = try ProcessRunner.run(["sh", "-c", "echo out; echo err >&2; exit 3"], timeout: 30)
+        #expect(output.status == 3 && output.stdout == "out\n" && output.stderr == "err\n")
+    }
+
+    /// Children lose only stdbuf's preload, which the test runner runs under.
+    @Test func childrenLoseOnlyTheTestRunnersLineBuffering() {
+        let given = ["LD_PRELOAD": "/usr/libexec/coreutils/libstdbuf.so:/opt/keep.so", "_STDBUF_O": "L", "_STDBUF_E": "L",
+                     "PULSE_SERVER": "unix:/tmp/s"]
+        #expect(ProcessRunner.childEnvironment(given) == ["LD_PRELOAD": "/opt/keep.so", "PULSE_SERVER": "unix:/tmp/s"])
+        #expect(ProcessRunner.childEnvironment(["LD_PRELOAD": "/usr/libexec/coreutils/libstdbuf.so"]).isEmpty)
+        let child = ProcessRunner.makeProcess(["env"], environment: given)
+        #expect(child.environment?["LD_PRELOAD"] == "/opt/keep.so" && child.environment?["_STDBUF_O"] == nil)
+    }
+}
