@@ -56,6 +56,17 @@ public enum ProcessRunner {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Waits up to `seconds` for `process` to exit by itself; whether it did. One still
+    /// running then is stopped (see `stop`), so the caller's expectations fail instead of waiting.
+    @discardableResult
+    public static func waitForExit(_ process: Process, seconds: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let exited = !process.isRunning
+        stop(process)
+        return exited
+    }
+
     /// Terminates `process`, and kills it if it is still running 5 s later.
     public static func stop(_ process: Process) {
         guard process.isRunning else { return }

@@ -32,6 +32,16 @@ struct BoundedWaitTests {
         }
     }
 
+    @Test func waitingForAnExitEndsWithTheAnswerAndNothingLeftRunning() throws {
+        let quick = ProcessRunner.makeProcess(["true"])
+        try quick.run()
+        #expect(ProcessRunner.waitForExit(quick, seconds: 30))
+        let stuck = ProcessRunner.makeProcess(["sleep", "30"])
+        try stuck.run()
+        #expect(!ProcessRunner.waitForExit(stuck, seconds: 0.5))
+        #expect(!stuck.isRunning)
+    }
+
     @Test func aProgramThatEndsInTimeGivesItsOutput() throws {
         let output = try ProcessRunner.run(["sh", "-c", "echo out; echo err >&2; exit 3"], timeout: 30)
         #expect(output.status == 3 && output.stdout == "out\n" && output.stderr == "err\n")

@@ -37,7 +37,7 @@ struct ConcurrentSaveTests {
             // and change how long a save takes.
             if round % 10 == 0 {
                 let started = Date()
-                try Self.startAdd("calibration\(round)", directory: directory).waitUntilExit()
+                #expect(ProcessRunner.waitForExit(try Self.startAdd("calibration\(round)", directory: directory)))
                 fullRun = max(fullRun, Date().timeIntervalSince(started))
                 expected.insert("calibration\(round)")
             }
@@ -64,7 +64,7 @@ struct ConcurrentSaveTests {
         let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
         try dictionaries.add(word: "first", ipa: "fˈɜːst", language: "en")
         let processes = try (0..<8).map { try Self.startAdd("parallel\($0)", directory: dictionaries.directories.user) }
-        processes.forEach { $0.waitUntilExit() }
+        for process in processes { #expect(ProcessRunner.waitForExit(process)) }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         let keys = try Self.keys(dictionaries)
         #expect(keys.count == 9)

@@ -113,7 +113,7 @@ struct PipeModeTests {
             Thread.sleep(forTimeInterval: 0.01)
         }
         process.terminate()
-        process.waitUntilExit()
+        #expect(ProcessRunner.waitForExit(process, seconds: 10), "the harness did not leave on SIGTERM")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").count == 1)
     }
