@@ -77,11 +77,17 @@ backtraces() {
 }
 
 # The names of the tests that Swift Testing reported started and never passed or failed.
+# A parameterized test's cases report their start only, so the last case started is
+# named after them.
 unfinished_tests() {
   awk '
+    /^◇ Test case .* started\.$/ { last = $0; sub(/^◇ Test /, "", last); sub(/ started\.$/, "", last); next }
     /^◇ Test .* started\.$/ && !/^◇ Test run started/ { name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); open[name] = 1; order[++n] = name }
     /^(✔|✘) Test .* (passed|failed)/ { name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed).*$/, "", name); delete open[name] }
-    END { for (i = 1; i <= n; i++) if (order[i] in open) { print order[i]; delete open[order[i]] } }'
+    END {
+      for (i = 1; i <= n; i++) if (order[i] in open) { print order[i]; delete open[order[i]] }
+      if (last != "") print "(the last test case started: " last ")"
+    }'
 }
 
 user_filter=${1:-}
