@@ -73,9 +73,7 @@ public final class ChildProcess: Sendable {
     /// open 10 s after the exit (held by a process it left behind) is left unread.
     @discardableResult
     public func wait(seconds: Double = 30) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        ProcessRunner.stop(process)
+        ProcessRunner.waitForExit(process, seconds: seconds)
         _ = finished.wait(timeout: .now() + 10)
         return process.terminationStatus
     }

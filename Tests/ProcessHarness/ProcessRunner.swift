@@ -41,10 +41,7 @@ public enum ProcessRunner {
         DispatchQueue.global().async(group: group) { errData = stderr.fileHandleForReading.readDataToEndOfFile() }
         if let input { stdin.fileHandleForWriting.write(input) }
         try? stdin.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            stop(process)
+        guard waitForExit(process, seconds: timeout) else {
             throw Failure(message: "\(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s and was stopped")
         }
         process.waitUntilExit()
@@ -60,9 +57,7 @@ public enum ProcessRunner {
     /// running then is stopped (see `stop`), so the caller's expectations fail instead of waiting.
     @discardableResult
     public static func waitForExit(_ process: Process, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        let exited = !process.isRunning
+        let exited = exits(process, within: seconds)
         stop(process)
         return exited
     }
@@ -71,10 +66,15 @@ public enum ProcessRunner {
     public static func stop(_ process: Process) {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !exits(process, within: 5) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Whether `process` is no longer running, looking every 10 ms for up to `seconds`.
+    private static func exits(_ process: Process, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return !process.isRunning
     }
 
     /// Starts `arguments` without waiting for it; its output is discarded.

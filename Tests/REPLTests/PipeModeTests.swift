@@ -139,10 +139,7 @@ struct PipeModeTests {
         }
         #expect(String(decoding: printed, as: UTF8.self).contains("[es-ES] one line"))
         kill(process.processIdentifier, signal)
-        let exited = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < exited { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { process.terminate(); kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        #expect(ProcessRunner.waitForExit(process, seconds: 10), "the harness did not leave on the signal")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = (try? String(contentsOfFile: transcript, encoding: .utf8))?.split(separator: "\n") ?? []
         #expect(lines.count == 1 && lines.first?.contains(#""text":"one line""#) == true)
