@@ -19,6 +19,7 @@ def main():
     spec = importlib.util.spec_from_file_location("whisper_worker", sys.argv[1])
     worker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(worker)
+    worker.one_blas_thread()  # as the worker does, before numpy loads
     decoder = worker.Decoder(sys.argv[2], 2)
     for argument in sys.argv[3:]:
         language, path = argument.split(":", 1)

@@ -74,6 +74,14 @@ struct WhisperReady: Decodable, Sendable, Equatable {
     var languages: [String]?
     var verified: Bool?
     var pid: Int32?
+    /// The threads of numpy's BLAS in the worker (1: see `one_blas_thread` in the worker); nil
+    /// when the worker cannot tell.
+    var blasThreads: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case ready, error, languages, verified, pid
+        case blasThreads = "blas_threads"
+    }
 }
 
 /// The worker's answer to a transcription request.

@@ -43,6 +43,8 @@ public actor WhisperWorker {
     private var nextID = 0
     /// How many times the worker was started (the first start included).
     public private(set) var starts = 0
+    /// The threads of numpy's BLAS in the running worker, as it reported when it started.
+    public private(set) var blasThreads: Int?
 
     /// Seconds allowed for the interpreter to start and load the model.
     static let startTimeout = 120.0
@@ -134,6 +136,8 @@ public actor WhisperWorker {
             let (worker, ready) = try await task.value
             starts += 1
             languages = ready.languages ?? []
+            blasThreads = ready.blasThreads
+            logger.debug("worker ready", metadata: ["pid": "\(worker.pid)", "blas_threads": "\(ready.blasThreads.map(String.init) ?? "unknown")"])
             process = worker
             return worker
         } catch let failure as WhisperWorkerFailure {

@@ -72,6 +72,15 @@ struct WhisperWorkerTests {
         await whisper.worker.shutdown()
     }
 
+    @Test("numpy's BLAS runs on one thread in the worker: none spins beside the encoder's threads")
+    func oneBlasThread() async throws {
+        let whisper = try Self.recognizer()
+        try await whisper.start()
+        // Read by the worker from OpenBLAS itself; on this 2-core machine it would be 2 by default.
+        #expect(await whisper.worker.blasThreads == 1)
+        await whisper.worker.shutdown()
+    }
+
     /// Whether PID is a live process; a zombie (ended, not yet reaped) is not.
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
