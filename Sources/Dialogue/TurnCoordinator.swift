@@ -48,6 +48,8 @@ public actor TurnCoordinator {
     var audioLost = false
     var backgroundTasks: [Task<Void, Never>] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    /// How many events were handed to `events` (not counting any after it finished).
+    public private(set) var emittedEvents = 0
 
     /// Creates a coordinator; nothing happens until `start()`.
     /// `transcript` receives one line per finished turn; `clock` is the transcript's time base.
@@ -138,7 +140,7 @@ public actor TurnCoordinator {
     }
 
     func emit(_ event: DialogueEvent) {
-        continuation.yield(event)
+        if case .enqueued = continuation.yield(event) { emittedEvents += 1 }
     }
 
     func report(_ stage: StageError.Stage, _ error: any Error) {

@@ -62,9 +62,8 @@ public final class Repl: Sendable {
         let controller = ReplController(coordinator: coordinator, editor: editor, services: services,
                                         interactive: options.interactive, style: options.style)
         loop.start()
-        let rendering = Task {
-            for await event in coordinator.events { await controller.render(event) }
-        }
+        await controller.beginRendering()
+        let rendering = Task { await controller.renderEvents() }
         await coordinator.start()
         for await item in inputs {
             guard await controller.handle(item) else { break }

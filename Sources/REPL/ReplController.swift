@@ -64,6 +64,10 @@ public actor ReplController {
     private let editor: any LineEditor
     private let services: ReplServices
     private var renderer: EventRenderer
+    /// Whether `renderEvents()` is showing the conversation's events, and how many it has shown.
+    private var rendering = false
+    private var renderedEvents = 0
+    private var renderWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a controller. `interactive` is true on a terminal: an empty line is
     /// the end-of-turn key and commands apply at once; on a pipe each line waits
@@ -76,8 +80,25 @@ public actor ReplController {
         renderer = EventRenderer(interactive: interactive, style: style)
     }
 
+    /// Shows the conversation's events until they end. Call `beginRendering()` first, so that
+    /// lines handled before this task runs already wait for the events before them.
+    public func renderEvents() async {
+        rendering = true
+        for await event in coordinator.events { render(event) }
+        rendering = false
+        let waiters = renderWaiters
+        renderWaiters = []
+        waiters.forEach { $0.continuation.resume() }
+    }
+
+    /// Marks that `renderEvents()` will show the conversation's events.
+    public func beginRendering() {
+        rendering = true
+    }
+
     /// Shows one event.
     public func render(_ event: DialogueEvent) {
+        defer { eventRendered() }
         for action in renderer.render(event) {
             switch action {
             case let .line(text): editor.printLine(text)
@@ -105,8 +126,27 @@ public actor ReplController {
         }
     }
 
+    private func eventRendered() {
+        renderedEvents += 1
+        let due = renderWaiters.filter { $0.count <= renderedEvents }
+        renderWaiters.removeAll { $0.count <= renderedEvents }
+        due.forEach { $0.continuation.resume() }
+    }
+
+    /// Returns when every event the conversation has emitted so far is shown, so that what this
+    /// controller prints itself comes after them (over a pipe, answers keep the order of the lines).
+    private func catchUpWithEvents() async {
+        guard rendering else { return }
+        let emitted = await coordinator.emittedEvents
+        guard renderedEvents < emitted else { return }
+        await withCheckedContinuation { renderWaiters.append((emitted, $0)) }
+    }
+
     private func handleLine(_ line: String) async -> Bool {
-        if !renderer.interactive { await coordinator.waitUntilReady() }
+        if !renderer.interactive {
+            await coordinator.waitUntilReady()
+            await catchUpWithEvents()
+        }
         if line.hasPrefix(":") {
             switch CommandParser.parse(line) {
             case let .success(command): return await execute(command)

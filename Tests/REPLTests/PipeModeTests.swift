@@ -35,6 +35,28 @@ struct PipeModeTests {
         #expect(turns.map { $0?["side"] as? String } == ["A", "B", "B"], "after :swap the last line is B's again")
     }
 
+    @Test("over a pipe, each line's answer comes before the next line's, whether the conversation or the REPL gives it")
+    func answersKeepTheOrderOfTheLines() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A note comes from the conversation's events; a line that is not a command is answered by the REPL itself.
+        let input = ":rate a 0.7\n:swp\n:rate b 0.3\n:swpp\nHello there\n:rate a 0.9\n:swp\n"
+        let output = try ProcessRunner.run([harnessBinary], input: Data(input.utf8),
+                                           environment: environment(directory))
+        #expect(output.status == 0, "\(output.stderr)")
+        let answers = output.stdout.split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("note: side") || $0.hasPrefix("error:") || $0.hasPrefix("A en-US:") }
+        #expect(answers == [
+            "note: side A is spoken to at rate 0.7",
+            "error: unknown command ':swp'; did you mean :swap? (:help lists them)",
+            "note: side B is spoken to at rate 0.3",
+            "error: unknown command ':swpp'; did you mean :swap? (:help lists them)",
+            "A en-US: Hello there (typed)",
+            "note: side A is spoken to at rate 0.9",
+            "error: unknown command ':swp'; did you mean :swap? (:help lists them)",
+        ])
+    }
+
     @Test func parleyTranslatesTypedLinesLikeApertiumAndWritesTheTranscript() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
