@@ -87,7 +87,9 @@ extension TurnCoordinator {
     /// transcript gets a new turn that names the one it re-assigns.
     public func flip() async {
         guard var heard = lastHeard else {
-            return emit(.notice("nothing to flip: :flip re-assigns the last utterance of hands-free turns (:turns auto)"))
+            return emit(.notice(configuration.turnTaking == .auto
+                ? "nothing to flip: no utterance was heard since hands-free turns began or since the last typed turn"
+                : "nothing to flip: :flip re-assigns the last utterance of hands-free turns (:turns auto)"))
         }
         guard state.awaitsInput else { return emit(.notice("a turn is being translated or spoken; wait for it, or press Ctrl-C, before flipping")) }
         let side = heard.side.other

@@ -116,6 +116,17 @@ struct HandsFreeTurnTests {
         await rig.coordinator.flip()
         try await rig.recorder.waitFor("the notice") { _ in rig.recorder.messages.contains { $0.hasPrefix("nothing to flip") } }
         #expect(rig.recorder.finishedTurns.count == 1)
+        #expect(rig.recorder.messages.contains {
+            $0 == "nothing to flip: no utterance was heard since hands-free turns began or since the last typed turn"
+        }, "in hands-free turns the notice says why, not how to turn them on")
+    }
+
+    @Test func flipInAlternatingTurnsNamesHandsFreeTurns() async throws {
+        let rig = TestRig()
+        try await rig.start()
+        await rig.coordinator.flip()
+        try await rig.recorder.waitFor("the notice") { _ in rig.recorder.messages.contains { $0.hasPrefix("nothing to flip") } }
+        #expect(rig.recorder.messages.contains { $0.hasSuffix("(:turns auto)") })
     }
 
     @Test func aTypedTurnEndsWhatFlipCanReassign() async throws {
@@ -127,7 +138,7 @@ struct HandsFreeTurnTests {
         await rig.coordinator.submitTyped("hola")
         try await rig.turns(2)
         await rig.coordinator.flip()
-        try await rig.recorder.waitFor("the notice") { _ in rig.recorder.messages.contains { $0.hasPrefix("nothing to flip") } }
+        try await rig.recorder.waitFor("the notice") { _ in rig.recorder.messages.contains { $0.hasPrefix("nothing to flip: no utterance was heard") } }
     }
 
     @Test func aRecognizerWithoutTwoLanguagesTurnsAlternationBackOn() async throws {
