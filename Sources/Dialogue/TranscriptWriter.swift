@@ -39,6 +39,8 @@ public final class TranscriptWriter: Sendable {
     private let startOffset: UInt64
     /// Where the last complete line this writer wrote ends.
     private let committedEnd: Mutex<UInt64>
+    /// Whether opening the writer created the file.
+    private let created: Bool
 
     /// Opens (creating it and its directory if needed) the file at `path` for appending.
     public init(path: String) throws {
@@ -46,7 +48,11 @@ public final class TranscriptWriter: Sendable {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        created = descriptor >= 0
+        if descriptor < 0, errno == EEXIST {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        }
         guard descriptor >= 0 else { throw TranscriptError(path: path, reason: String(cString: strerror(errno))) }
         var status = stat()
         let regular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
@@ -58,6 +64,16 @@ public final class TranscriptWriter: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Removes the file when this writer created it and it is still empty: a conversation
+    /// that ended without a turn leaves no empty transcript behind. Returns whether it did.
+    @discardableResult
+    public func removeIfNothingWritten() -> Bool {
+        guard created, isRegularFile, committedEnd.withLock({ $0 }) == 0 else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size == 0 else { return false }
+        return unlink(path) == 0
+    }
 
     /// Appends one entry as a line.
     public func write(_ entry: TranscriptEntry) throws {

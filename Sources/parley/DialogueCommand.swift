@@ -81,8 +81,10 @@ struct DialogueCommand: AsyncParsableCommand {
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
             let (stages, router) = await makeStages(StageRequest(command: self, directories: directories,
                                                           registry: registry, locales: [sides.0, sides.1]))
-            let coordinator = TurnCoordinator(configuration: configuration, stages: stages,
-                                              transcript: try openTranscript(directories))
+            let transcriptWriter = try openTranscript(directories)
+            // The default file is Parley's own choice: one that a conversation left empty (no turn) is not kept.
+            defer { if transcript == nil { transcriptWriter?.removeIfNothingWritten() } }
+            let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcriptWriter)
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
             let repl = Repl(coordinator: coordinator,
                             services: await services(registry, directories, [sides.0, sides.1], router: router, inventory: inventory),

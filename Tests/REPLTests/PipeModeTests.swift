@@ -94,6 +94,30 @@ struct PipeModeTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("parley/transcripts").path))
     }
 
+    @Test("a conversation without a turn leaves no empty default transcript; a turn, or a file the person named, is kept")
+    func anEmptyDefaultTranscriptIsNotKept() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcripts = directory.appendingPathComponent("parley/transcripts").path
+        let environment = ["XDG_STATE_HOME": directory.path]
+        let quiet = try ProcessRunner.parley(["--no-history", "--typed-only", "--mute"], input: Data(":languages\n".utf8),
+                                             environment: environment)
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: transcripts)) == [], "no empty transcript is left")
+        let named = directory.appendingPathComponent("named.jsonl").path
+        let namedRun = try ProcessRunner.parley(["--no-history", "--typed-only", "--mute", "--transcript", named],
+                                                input: Data(":languages\n".utf8), environment: environment)
+        #expect(namedRun.status == 0, "\(namedRun.stderr)")
+        #expect(FileManager.default.fileExists(atPath: named), "a file the person named is theirs, empty or not")
+        let talk = try ProcessRunner.parley(["--no-history", "--typed-only", "--mute"], input: Data("Good morning.\n".utf8),
+                                            environment: environment)
+        #expect(talk.status == 0, "\(talk.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: transcripts)
+        try #require(files.count == 1)
+        let text = try String(contentsOfFile: "\(transcripts)/\(files[0])", encoding: .utf8)
+        #expect(text.contains("\"text\":\"Good morning.\""))
+    }
+
     @Test func dictCommandsRunLikeParleyDict() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
