@@ -35,8 +35,8 @@ public enum ReplCommand: Sendable, Equatable {
     case recognizer(DialogueSide?, String?)
     /// `:phrases [TEXT, TEXT…|clear]`: show or set the names and terms recognition should favour.
     case phrases(String?)
-    /// `:help`.
-    case help
+    /// `:help [COMMAND]`: every command, or one.
+    case help(String?)
     /// `:quit`.
     case quit
 }
@@ -73,7 +73,7 @@ public enum CommandParser {
         ("correct", "on|off", "offer recognized text for editing before it is translated"),
         ("recognizer", "[A|B whisper|pocketsphinx]", "which recognizer hears each side; choose one for a side"),
         ("phrases", "[TEXT, TEXT…|clear]", "names and terms Whisper should favour (comma-separated)"),
-        ("help", "", "this list"),
+        ("help", "[COMMAND]", "this list, or one command's line"),
         ("quit", "", "leave (Ctrl-D does too)"),
     ]
 
@@ -133,7 +133,12 @@ public enum CommandParser {
             }
             return .recognizer(side, value.lowercased())
         case "phrases": return .phrases(rest.isEmpty ? nil : rest)
-        case "help", "?": return .help
+        case "help", "?":
+            guard words.count <= 1 else { throw usageError("help") }
+            guard let asked = words.first else { return .help(nil) }
+            let command = String(asked.drop { $0 == ":" }).lowercased()
+            guard usage.contains(where: { $0.name == command }) else { throw unknown(command) }
+            return .help(command)
         case "quit", "exit", "q": return .quit
         default: throw unknown(name)
         }
@@ -175,8 +180,11 @@ public enum CommandParser {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
-    /// The `:help` text, one command per line.
-    public static var helpText: String {
+    /// The `:help` text, one command per line; with `command`, that command's line.
+    public static func helpText(for command: String? = nil) -> String {
+        if let command, let entry = usage.first(where: { $0.name == command }) {
+            return ":\(entry.name) \(entry.arguments)".trimmingCharacters(in: .whitespaces) + "  " + entry.summary
+        }
         let width = usage.map { ":\($0.name) \($0.arguments)".count }.max() ?? 0
         let lines = usage.map { entry -> String in
             let left = ":\(entry.name) \(entry.arguments)"

@@ -166,7 +166,7 @@ public actor ReplController {
         case .quit:
             await coordinator.stop()
             return false
-        case .help: editor.printLine(CommandParser.helpText)
+        case let .help(command): editor.printLine(CommandParser.helpText(for: command))
         case .swap: await coordinator.swap()
         case let .locale(side, text): await changeLocale(side, text)
         case let .voice(side, identifier): await coordinator.setVoice(identifier, for: side)

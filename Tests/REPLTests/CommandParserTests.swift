@@ -27,7 +27,9 @@ struct CommandParserTests {
         #expect(parsed(":languages") == .languages)
         #expect(parsed(":correct on") == .correction(true))
         #expect(parsed(":correct OFF") == .correction(false))
-        #expect(parsed(":help") == .help)
+        #expect(parsed(":help") == .help(nil))
+        #expect(parsed(":help turns") == .help("turns"))
+        #expect(parsed(":help :Turns") == .help("turns"))
         #expect(parsed(":quit") == .quit)
         #expect(parsed(":recognizer") == .recognizer(nil, nil))
         #expect(parsed(":recognizer b PocketSphinx") == .recognizer(.b, "pocketsphinx"))
@@ -59,8 +61,23 @@ struct CommandParserTests {
 
     @Test func helpListsEveryCommand() {
         for name in CommandParser.commandNames {
-            #expect(CommandParser.helpText.contains("\n\(name) ") || CommandParser.helpText.hasPrefix("\(name) "))
+            #expect(CommandParser.helpText().contains("\n\(name) ") || CommandParser.helpText().hasPrefix("\(name) "))
         }
+    }
+
+    @Test("`:help COMMAND` gives that command's line of the list, and names a command it does not know")
+    func helpForOneCommand() {
+        let list = CommandParser.helpText().split(separator: "\n").map(String.init)
+        for name in ["turns", "flip", "dict", "help"] {
+            let line = CommandParser.helpText(for: name)
+            #expect(!line.contains("\n"))
+            let listed = list.first { $0.hasPrefix(":\(name) ") }
+            // The same words as the list's line, without its column padding.
+            #expect(listed?.split(separator: " ", omittingEmptySubsequences: true)
+                    == line.split(separator: " ", omittingEmptySubsequences: true), "\(name)")
+        }
+        #expect(error(":help swpa") == "unknown command ':swpa'; did you mean :swap? (:help lists them)")
+        #expect(error(":help turns flip") == "usage: :help [COMMAND]")
     }
 }
 
@@ -106,7 +123,7 @@ struct HandsFreeCommandTests {
         #expect(try CommandParser.parse(":flip").get() == .flip)
         #expect(error(":turns sometimes") == "usage: :turns alternate|auto")
         #expect(error(":flip A") == "usage: :flip")
-        #expect(CommandParser.helpText.contains(":flip"))
+        #expect(CommandParser.helpText().contains(":flip"))
     }
 
     @Test func theAssignmentLineSaysTheSideAndHowSure() {
