@@ -53,6 +53,10 @@ public struct Completer: Sendable {
         case (":voice", 1), (":rate", 1): return ["A", "B"]
         case (":voice", 2): return source.voices
         case (":mode", 1): return TurnMode.allCases.map(\.rawValue)
+        case (":turns", 1): return TurnTaking.allCases.map(\.rawValue)
+        case (":recognizer", 1): return ["A", "B"]
+        case (":recognizer", 2): return ["pocketsphinx", "whisper"]
+        case (":help", 1): return CommandParser.commandNames.map { String($0.dropFirst()) }
         case (":correct", 1): return ["on", "off"]
         case (":dict", 1): return Self.dictionarySubcommands
         case (":dict", 2): return Array(Set(source.locales.compactMap { $0.split(separator: "-").first.map(String.init) }
