@@ -25,8 +25,8 @@ func runDictionaryCommand(_ arguments: [String], dictionaries: String?, command:
                 try process.run()
                 let data = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines))
+                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                continuation.resume(returning: process.terminationStatus == 0 ? text : replError(text))
             } catch {
                 continuation.resume(returning: "error: cannot run `parley \(command)`: \(error)")
             }
@@ -40,4 +40,19 @@ func dictionaryWords(languages: [String], directories: DataDirectories) -> [Stri
     return languages.flatMap { language in
         ((try? dictionaries.load(language: language))?.entries ?? []).map(\.entry.word)
     }
+}
+
+/// A failed `parley dict|glossary` run's output as the REPL's one error line: the
+/// message without the command-line prefix, and the usage in the REPL's own words
+/// (`:glossary add <from> <to> <source> <target>`, without the options every command has).
+func replError(_ output: String) -> String {
+    let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    var message = lines.first ?? "the command failed"
+    for prefix in ["Error: ", "parley: "] where message.hasPrefix(prefix) {
+        message = String(message.dropFirst(prefix.count))
+    }
+    guard let usage = lines.first(where: { $0.hasPrefix("Usage: parley ") }) else { return "error: \(message)" }
+    let common = /\[--(dictionaries|models|server|source|sink) <[^>]+>\] ?/
+    let words = usage.dropFirst("Usage: parley ".count).replacing(common, with: "")
+    return "error: \(message); usage: :\(words.trimmingCharacters(in: .whitespaces))"
 }

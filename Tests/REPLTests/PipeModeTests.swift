@@ -131,6 +131,25 @@ struct PipeModeTests {
         #expect(output.stdout.contains(direct.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
+    @Test(":dict and :glossary mistakes are one error line in the REPL's words, and change nothing")
+    func dictionaryMistakesAreOneLine() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dictionaries = directory.appendingPathComponent("dict").path
+        let input = ":glossary add en es\n:dict add en zorblax notipa!!\n:dict lookup en zorblax\n"
+        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only", "--dictionaries", dictionaries],
+                                              input: Data(input.utf8), environment: ["XDG_STATE_HOME": directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("error: Missing expected argument '<source>'; usage: :glossary add <from> <to> <source> <target> [--phrase]"))
+        let direct = try ProcessRunner.parley(["dict", "add", "en", "zorblax", "notipa!!", "--dictionaries", dictionaries])
+        let reason = try #require(direct.stderr.split(separator: "\n").first.map { String($0.dropFirst("parley: ".count)) })
+        #expect(direct.status != 0 && lines.contains("error: \(reason)"), "the command's own sentence, as a REPL error")
+        #expect(!lines.contains { $0.hasPrefix("Help:") || $0.hasPrefix("Usage:") || $0.hasPrefix("parley:") || $0.contains("--help") })
+        let lookup = try #require(lines.first { $0.hasPrefix("zorblax\t") }, "the lookup after the refused add")
+        #expect(!lookup.contains("notipa"), "the refused entry was not added")
+    }
+
     @Test func parleyRefusesAnUnknownLocaleInOneSentence() throws {
         let output = try ProcessRunner.parley(["dialog", "en", "vulcan", "--no-history"], input: Data())
         #expect(output.status == 1)
