@@ -60,14 +60,14 @@ struct WhisperBenchmark: AsyncParsableCommand {
             let sphinx = try await pocketSphinxPass(set, locale: corpus.locale)
             memory = speculative.memory
             let stockTimes = Timings(stockPasses.map { $0.seconds * 1000 })
+            let stockOneBlasTimes = Timings(stockOneBlas.map { $0.seconds * 1000 })
             rows += [
                 ["\(label): stock `transcribe` (30 s window)", corpus.wordErrorRate(stock.byName(set), normalize: true),
                  Timings.format(stockTimes.median), rtf(stockTimes.samples, set, repetitions: repetitions), "1.0×"],
                 ["\(label): stock `transcribe`, numpy's BLAS on one thread as in Parley's worker",
                  corpus.wordErrorRate(stockOneBlas.filter { $0.pass == 0 }.byName(set), normalize: true),
-                 Timings.format(Timings(stockOneBlas.map { $0.seconds * 1000 }).median),
-                 rtf(stockOneBlas.map { $0.seconds * 1000 }, set, repetitions: repetitions),
-                 ratio(stockTimes.median, Timings(stockOneBlas.map { $0.seconds * 1000 }).median)],
+                 Timings.format(stockOneBlasTimes.median), rtf(stockOneBlasTimes.samples, set, repetitions: repetitions),
+                 ratio(stockTimes.median, stockOneBlasTimes.median)],
                 ["\(label): Parley's Whisper path, text only as stock (beam 1, no word times)",
                  corpus.wordErrorRate(textOnly.transcripts, normalize: true),
                  Timings.format(textOnly.decode.median), rtf(textOnly.decode.samples, set, repetitions: repetitions),

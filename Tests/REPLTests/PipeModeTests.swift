@@ -118,13 +118,17 @@ struct PipeModeTests {
         #expect(text.contains("\"text\":\"Good morning.\""))
     }
 
+    /// A typed-only dialogue over a pipe with its own dictionaries and state, fed `input`.
+    private func dialogue(with dictionaries: String, state: URL, input: String) throws -> ProcessRunner.Output {
+        try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only", "--dictionaries", dictionaries],
+                                 input: Data(input.utf8), environment: ["XDG_STATE_HOME": state.path])
+    }
+
     @Test func dictCommandsRunLikeParleyDict() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let dictionaries = directory.appendingPathComponent("dict").path
-        let input = ":dict add en zorblax ˈzɔːblæks\n:dict lookup en zorblax\n"
-        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only", "--dictionaries", dictionaries],
-                                              input: Data(input.utf8), environment: ["XDG_STATE_HOME": directory.path])
+        let output = try dialogue(with: dictionaries, state: directory, input: ":dict add en zorblax ˈzɔːblæks\n:dict lookup en zorblax\n")
         #expect(output.status == 0, "\(output.stderr)")
         let direct = try ProcessRunner.parley(["dict", "lookup", "en", "zorblax", "--dictionaries", dictionaries])
         #expect(direct.status == 0 && direct.stdout.contains("ˈzɔːblæks"))
@@ -136,9 +140,7 @@ struct PipeModeTests {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let dictionaries = directory.appendingPathComponent("dict").path
-        let input = ":glossary add en es\n:dict add en zorblax notipa!!\n:dict lookup en zorblax\n"
-        let output = try ProcessRunner.parley(["--no-history", "--no-transcript", "--typed-only", "--dictionaries", dictionaries],
-                                              input: Data(input.utf8), environment: ["XDG_STATE_HOME": directory.path])
+        let output = try dialogue(with: dictionaries, state: directory, input: ":glossary add en es\n:dict add en zorblax notipa!!\n:dict lookup en zorblax\n")
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("error: Missing expected argument '<source>'; usage: :glossary add <from> <to> <source> <target> [--phrase]"))
