@@ -171,7 +171,11 @@ struct WhisperBenchmark: AsyncParsableCommand {
         tuning.speculative = speculative
         tuning.speculativeMilliseconds = speculativeMilliseconds
         let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()), tuning: tuning)
+        let clock = ContinuousClock(), started = clock.now
         try await whisper.start()
+        let startup = AudioBenchmark.milliseconds(clock.now - started)
+        var atStart: MemoryStatus?
+        if let pid = await whisper.worker.processIdentifier() { atStart = MemoryStatus(pid: pid) }
         var pass = Pass(decode: Timings([0]), endpoint: Timings([0]))
         var decode: [Double] = [], endpoint: [Double] = []
         for repetition in 0..<repetitions {
@@ -188,9 +192,11 @@ struct WhisperBenchmark: AsyncParsableCommand {
         pass.decode = Timings(decode)
         pass.endpoint = Timings(endpoint)
         pass.secondOpinions = whisper.secondOpinionCount
-        if let pid = await whisper.worker.processIdentifier(), let status = MemoryStatus(pid: pid) {
-            pass.memory = "The worker's resident memory after the run: \(status.resident / 1024) MiB "
-                + "(peak \(status.peak / 1024) MiB), model loaded once; Parley's own process does not hold the model."
+        if let pid = await whisper.worker.processIdentifier(), let status = MemoryStatus(pid: pid), let atStart {
+            pass.memory = "The worker started in \(Int(startup.rounded())) ms (Python's imports, the model's SHA-256 check, "
+                + "the model's load) and was then resident at \(atStart.resident / 1024) MiB (peak \(atStart.peak / 1024) MiB). "
+                + "After the run: \(status.resident / 1024) MiB (peak \(status.peak / 1024) MiB), model loaded once; "
+                + "Parley's own process does not hold the model."
         }
         await whisper.worker.shutdown()
         return pass
