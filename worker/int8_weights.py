@@ -23,7 +23,8 @@ tokens and the scores must be equal bit for bit.
 
     int8_weights.py convert SOURCE_DIR TARGET_DIR   # writes TARGET_DIR/model.bin and copies the other files;
                                                     # exit 3, writing nothing, when no weight is float
-    int8_weights.py compare MODEL_DIR OTHER_DIR     # exit 0 when both compute the same, 1 otherwise
+    int8_weights.py compare MODEL_DIR OTHER_DIR     # exit 0 when both compute the same, 1 when they
+                                                    # do not, 4 when the check cannot run
 
 The model.bin layout (CTranslate2's binary version 6): u32 version, string
 spec name, u32 revision, u32 variable count; per variable: string name, u8
@@ -159,6 +160,47 @@ def convert(source, target):
     os.replace(staged, os.path.join(target, "model.bin"))
 
 
+def variable_dims(path, wanted):
+    """The dims of the variable named `wanted` in a model.bin, read from the headers alone."""
+    with open(path, "rb") as handle:
+        def number(code):
+            raw = handle.read(struct.calcsize(code))
+            if len(raw) != struct.calcsize(code):
+                raise ModelFileError("model.bin ends in the middle of its contents")
+            return struct.unpack("<" + code, raw)[0]
+
+        def string():
+            return handle.read(number("H")).rstrip(b"\0").decode("utf-8")
+
+        number("I"), string(), number("I")
+        for _ in range(number("I")):
+            name = string()
+            dims = [number("I") for _ in range(number("B"))]
+            number("B")
+            handle.seek(number("I"), os.SEEK_CUR)
+            if name == wanted:
+                return dims
+    raise ModelFileError(f"model.bin has no variable {wanted}")
+
+
+def vocabulary(model_dir):
+    """The model's tokens, in id order (vocabulary.txt, vocabulary.json or tokenizer.json)."""
+    import json
+    path = os.path.join(model_dir, "vocabulary.txt")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as handle:
+            return {token: number for number, token in enumerate(handle.read().split("\n"))}
+    path = os.path.join(model_dir, "vocabulary.json")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as handle:
+            return {token: number for number, token in enumerate(json.load(handle))}
+    with open(os.path.join(model_dir, "tokenizer.json"), encoding="utf-8") as handle:
+        tokenizer = json.load(handle)
+    tokens = dict(tokenizer.get("model", {}).get("vocab", {}))
+    tokens.update({entry["content"]: entry["id"] for entry in tokenizer.get("added_tokens", [])})
+    return tokens
+
+
 def outputs(model_dir):
     """Encoder output, tokens and scores of a greedy decode of a fixed test signal."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -171,16 +213,29 @@ def outputs(model_dir):
     phase = 2 * numpy.pi * numpy.cumsum(pitch) / 16000
     voice = sum(numpy.sin(k * phase) / k for k in range(1, 8)) * (0.5 + 0.5 * numpy.sin(2 * numpy.pi * 4 * seconds))
     audio = numpy.concatenate([0.1 * voice, numpy.zeros(3 * 16000)]).astype(numpy.float32)
-    features = FeatureExtractor()(audio)
+    # The first convolution's weight is [channels, mel bins, width]: 80 bins, or 128 for large-v3.
+    mel_bins = variable_dims(os.path.join(model_dir, "model.bin"), "encoder/conv1/weight")[1]
+    features = FeatureExtractor(feature_size=mel_bins)(audio)
+    tokens = vocabulary(model_dir)
+    prompt = [tokens[name] for name in ("<|startoftranscript|>", "<|en|>", "<|transcribe|>", "<|notimestamps|>")
+              if name in tokens]
+    if not prompt or prompt[0] != tokens.get("<|startoftranscript|>"):
+        raise ModelFileError("the model's vocabulary has no <|startoftranscript|> token")
     model = ctranslate2.models.Whisper(model_dir, device="cpu", compute_type="int8", intra_threads=2)
     encoded = model.encode(ctranslate2.StorageView.from_array(features[None].astype(numpy.float32)))
-    prompt = [[50258, 50259, 50359, 50363]]  # <|startoftranscript|><|en|><|transcribe|><|notimestamps|>
-    result = model.generate(encoded, prompt, max_length=40, return_scores=True, suppress_blank=False)[0]
+    result = model.generate(encoded, [prompt], max_length=40, return_scores=True, suppress_blank=False)[0]
     return numpy.array(encoded), result.sequences_ids[0], result.scores[0]
 
 
+class CheckFailed(Exception):
+    pass
+
+
 def compare(first, second):
-    a, b = outputs(first), outputs(second)
+    try:
+        a, b = outputs(first), outputs(second)
+    except (OSError, ModelFileError, RuntimeError, ValueError) as error:
+        raise CheckFailed(f"the check could not run: {error}") from error
     if a[0].shape != b[0].shape or not numpy.array_equal(a[0], b[0]):
         difference = numpy.max(numpy.abs(a[0] - b[0])) if a[0].shape == b[0].shape else "shape"
         raise ModelFileError(f"the two models' encoder outputs differ (largest difference {difference})")
@@ -197,6 +252,9 @@ def main(arguments):
             convert(arguments[1], arguments[2])
         else:
             compare(arguments[1], arguments[2])
+    except CheckFailed as error:
+        print(f"int8_weights: {error}", file=sys.stderr)
+        return 4
     except NothingToConvert:
         print("int8_weights: model.bin has no float weights to store as int8", file=sys.stderr)
         return 3

@@ -171,8 +171,10 @@ struct AddModel: AsyncParsableCommand {
         default: return "weights copied as they are: \(conversion.sentence)"
         }
         let comparison = try runTool([installation.python, installation.converter, "compare", source, converted])
-        guard comparison.status == 0 else {
-            return "weights copied as they are: stored as int8 they would not compute the same (\(comparison.sentence))"
+        switch comparison.status {
+        case 0: break
+        case 1: return "weights copied as they are: stored as int8 they would not compute the same (\(comparison.sentence))"
+        default: return "weights copied as they are: \(comparison.sentence)"
         }
         let before = (try? FileManager.default.attributesOfItem(atPath: "\(source)/model.bin")[.size] as? Int) ?? 0
         let after = (try? FileManager.default.attributesOfItem(atPath: "\(converted)/model.bin")[.size] as? Int) ?? 0

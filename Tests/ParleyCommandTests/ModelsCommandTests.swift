@@ -109,6 +109,18 @@ struct ModelsCommandTests {
         #expect(kept.status == 0 && kept.stdout.contains("(99 languages, weights copied as they are, SHA-256 "), "\(kept.stdout)")
         #expect(try Self.size(models.appendingPathComponent("kept/model.bin").path) == floatBytes)
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: models.path)) == ["base-f16", "kept"])
+
+        // When the check cannot run (here: a vocabulary without Whisper's special tokens), nothing is converted.
+        let files = FileManager.default
+        try files.removeItem(at: published.appendingPathComponent("tokenizer.json"))
+        let vocabulary = published.appendingPathComponent("vocabulary.txt")
+        let words = try String(contentsOf: vocabulary, encoding: .utf8).split(separator: "\n").prefix(1_000)
+        try words.joined(separator: "\n").write(to: vocabulary, atomically: true, encoding: .utf8)
+        let unchecked = try ProcessRunner.parley(["models", "add", published.path, "--name", "unchecked", "--models", models.path])
+        #expect(unchecked.status == 0 && unchecked.stdout.contains(
+            "(0 languages, weights copied as they are: the check could not run: the model's vocabulary has no <|startoftranscript|> token, SHA-256 "),
+                "\(unchecked.stdout)")
+        #expect(try Self.size(models.appendingPathComponent("unchecked/model.bin").path) == floatBytes)
     }
 
     static func size(_ path: String) throws -> Int {
