@@ -42,7 +42,6 @@ import numpy
 
 TYPES = {0: numpy.dtype("<f4"), 1: numpy.dtype("i1"), 2: numpy.dtype("<i2"), 3: numpy.dtype("<i4"),
          4: numpy.dtype("<f2")}
-TYPE_IDS = {dtype: number for number, dtype in TYPES.items()}
 FLOAT_TYPES = (0, 4)
 
 
@@ -55,42 +54,48 @@ class NothingToConvert(Exception):
 
 
 class Reader:
-    def __init__(self, data):
-        self.data, self.offset = data, 0
+    """Reads model.bin's fields from an open file."""
+
+    def __init__(self, handle):
+        self.handle = handle
 
     def take(self, count):
-        if self.offset + count > len(self.data):
+        chunk = self.handle.read(count)
+        if len(chunk) != count:
             raise ModelFileError("model.bin ends in the middle of its contents")
-        chunk = self.data[self.offset:self.offset + count]
-        self.offset += count
         return chunk
 
     def number(self, code):
         return struct.unpack("<" + code, self.take(struct.calcsize(code)))[0]
 
     def string(self):
-        return bytes(self.take(self.number("H"))).rstrip(b"\0").decode("utf-8")
+        return self.take(self.number("H")).rstrip(b"\0").decode("utf-8")
 
 
-def read_model(path):
-    """Returns (version, spec, revision, [(name, dims, type, bytes)], [(alias, target)])."""
+def read_model(path, weights=True):
+    """Returns (version, spec, revision, [(name, dims, type, bytes)], [(alias, target)]); without
+    `weights`, only the headers are read and each variable's bytes are None."""
     with open(path, "rb") as handle:
-        reader = Reader(memoryview(handle.read()))
-    version = reader.number("I")
-    if version != 6:
-        raise ModelFileError(f"model.bin has binary version {version}; only version 6 is understood")
-    spec, revision = reader.string(), reader.number("I")
-    variables = []
-    for _ in range(reader.number("I")):
-        name = reader.string()
-        dims = [reader.number("I") for _ in range(reader.number("B"))]
-        kind, size = reader.number("B"), reader.number("I")
-        if kind not in TYPES:
-            raise ModelFileError(f"variable {name} has type {kind}, which this tool does not handle")
-        variables.append((name, dims, kind, reader.take(size)))
-    aliases = [(reader.string(), reader.string()) for _ in range(reader.number("I"))]
-    if reader.offset != len(reader.data):
-        raise ModelFileError("model.bin has bytes after its aliases")
+        reader = Reader(handle)
+        version = reader.number("I")
+        if version != 6:
+            raise ModelFileError(f"model.bin has binary version {version}; only version 6 is understood")
+        spec, revision = reader.string(), reader.number("I")
+        variables = []
+        for _ in range(reader.number("I")):
+            name = reader.string()
+            dims = [reader.number("I") for _ in range(reader.number("B"))]
+            kind, size = reader.number("B"), reader.number("I")
+            if not weights:
+                handle.seek(size, os.SEEK_CUR)
+                variables.append((name, dims, kind, None))
+                continue
+            if kind not in TYPES:
+                raise ModelFileError(f"variable {name} has type {kind}, which this tool does not handle")
+            variables.append((name, dims, kind, reader.take(size)))
+        aliases = [(reader.string(), reader.string()) for _ in range(reader.number("I"))]
+        if handle.read(1):
+            raise ModelFileError("model.bin has bytes after its aliases")
     return version, spec, revision, variables, aliases
 
 
@@ -137,7 +142,7 @@ def convert(source, target):
             out.append((name, dims, 1, values.tobytes()))
             out.append((name + "_scale", [dims[0]], 0, scales.tobytes()))
         else:
-            out.append((name, dims, kind, bytes(raw)))
+            out.append((name, dims, kind, raw))
     names = {entry[0] for entry in out}
     if len(names) != len(out):
         raise ModelFileError("model.bin already holds int8 weights with their scales")
@@ -162,24 +167,9 @@ def convert(source, target):
 
 def variable_dims(path, wanted):
     """The dims of the variable named `wanted` in a model.bin, read from the headers alone."""
-    with open(path, "rb") as handle:
-        def number(code):
-            raw = handle.read(struct.calcsize(code))
-            if len(raw) != struct.calcsize(code):
-                raise ModelFileError("model.bin ends in the middle of its contents")
-            return struct.unpack("<" + code, raw)[0]
-
-        def string():
-            return handle.read(number("H")).rstrip(b"\0").decode("utf-8")
-
-        number("I"), string(), number("I")
-        for _ in range(number("I")):
-            name = string()
-            dims = [number("I") for _ in range(number("B"))]
-            number("B")
-            handle.seek(number("I"), os.SEEK_CUR)
-            if name == wanted:
-                return dims
+    for name, dims, _, _ in read_model(path, weights=False)[3]:
+        if name == wanted:
+            return dims
     raise ModelFileError(f"model.bin has no variable {wanted}")
 
 

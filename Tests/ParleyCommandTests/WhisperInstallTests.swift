@@ -36,7 +36,7 @@ struct WhisperInstallTests {
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder))
                 == ["config.json", "model.bin", "tokenizer.json", "vocabulary.txt"])
         let weights = "\(folder)/model.bin"
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: weights)[.size] as? Int)
+        let size = try ModelsCommandTests.size(weights)
         #expect(size == pinned.bytes)
         #expect(size < (try Self.publishedBytes()) * 55 / 100, "int8 weights take about half the float16 file")
         let digest = try ProcessRunner.run(["sha256sum", weights])
@@ -62,7 +62,7 @@ struct WhisperInstallTests {
 
         // The variables are stored in name order, so the encoder's come last: change one byte of them.
         let weights = copy.appendingPathComponent("model.bin")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: weights.path)[.size] as? Int)
+        let size = try ModelsCommandTests.size(weights.path)
         let handle = try FileHandle(forUpdating: weights)
         try handle.seek(toOffset: UInt64(size - 5_000_000))
         let byte = try #require(try handle.read(upToCount: 1)?.first)
