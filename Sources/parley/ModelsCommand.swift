@@ -128,9 +128,14 @@ struct AddModel: AsyncParsableCommand {
             let source = (directory as NSString).expandingTildeInPath
             let models = try common.directories().models
             if WhisperModelFolder.looksLikeModel(source) {
+                if locale != nil {
+                    throw ValidationError("--locale is for PocketSphinx models; a Whisper model serves every language it was trained on")
+                }
                 try addWhisper(source, into: models)
             } else if let tag = locale.flatMap(LocaleTag.init), tag.region != nil,
                       ModelRegistry.model(in: source, locale: tag) != nil {
+                if name != nil { throw ValidationError("--name is for Whisper models; a PocketSphinx model is installed under its locale, \(tag)") }
+                if keepWeights { throw ValidationError("--keep-weights is for Whisper models; a PocketSphinx model is always copied as it is") }
                 try install(source, as: "\(models)/\(tag)")
                 print("added the PocketSphinx model for \(tag) at \(models)/\(tag)")
             } else if locale != nil, locale.flatMap(LocaleTag.init)?.region == nil {

@@ -136,6 +136,18 @@ struct ModelsCommandTests {
         #expect(output.stderr.hasPrefix("parley: \(Fixtures.dataDirectory) is neither a CTranslate2 Whisper model"))
         #expect(output.stderr.split(separator: "\n").count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: models.path).isEmpty)
+
+        // An option of the other engine is a mistake said in one line, not silently ignored.
+        for (arguments, message) in [
+            ([WhisperRecognitionTests.installedModel, "--locale", "en-GB"], "parley: --locale is for PocketSphinx models"),
+            (["/usr/share/pocketsphinx/model/en-us", "--locale", "en-GB", "--name", "mine"], "parley: --name is for Whisper models"),
+            (["/usr/share/pocketsphinx/model/en-us", "--locale", "en-GB", "--keep-weights"], "parley: --keep-weights is for Whisper models"),
+        ] {
+            let refused = try ProcessRunner.parley(["models", "add"] + arguments + ["--models", models.path])
+            #expect(refused.status == 1 && refused.stderr.hasPrefix(message), "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: models.path).isEmpty)
+        }
         let sphinx = try ProcessRunner.parley(["models", "add", "/usr/share/pocketsphinx/model/en-us", "--locale", "en-GB",
                                                "--models", models.path])
         #expect(sphinx.status == 0, "\(sphinx.stderr)")
