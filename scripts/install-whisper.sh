@@ -51,7 +51,7 @@ install_model() {
      && [ "$(digest "$target/model.bin")" = "$sha" ]; then
     return 0
   fi
-  say "installing the $name model into $target ($((published_bytes / 1000000)) MB download, $((bytes / 1000000)) MB on disk)"
+  say "installing the $name model into $target ($((published_bytes / 1000000)) MB of published weights; $((bytes / 1000000)) MB on disk as int8)"
   local work
   work=$(mktemp -d "${TMPDIR:-/tmp}/parley-model.XXXXXX")
   trap 'rm -rf "${work:-}"' RETURN EXIT

@@ -29,7 +29,7 @@ struct WhisperInstallTests {
         let script = Fixtures.repository.appendingPathComponent("scripts/install-whisper.sh").path
         let installed = try ProcessRunner.run([script], environment: environment, timeout: 600)
         #expect(installed.status == 0, "\(installed.stderr)")
-        #expect(installed.stderr.contains("MB download, 75 MB on disk"), "\(installed.stderr)")
+        #expect(installed.stderr.contains("(145 MB of published weights; 75 MB on disk as int8)"), "\(installed.stderr)")
 
         let folder = models.appendingPathComponent("whisper-base").path
         #expect(try FileManager.default.contentsOfDirectory(atPath: models.path) == ["whisper-base"])
