@@ -51,6 +51,6 @@ func measureMilliseconds(_ body: () async throws -> Void) async rethrows -> Doub
 }
 
 /// `12.3×`: how many times `slow` is of `fast`.
-func ratio(_ slow: Double, _ fast: Double) -> String {
-    fast > 0 ? String(format: "%.1f×", slow / fast) : "∞"
+func ratio(_ slow: Double, _ fast: Double, places: Int = 1) -> String {
+    fast > 0 ? String(format: "%.\(places)f×", slow / fast) : "∞"
 }
