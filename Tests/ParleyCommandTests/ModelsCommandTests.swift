@@ -108,7 +108,13 @@ struct ModelsCommandTests {
         let kept = try ProcessRunner.parley(["models", "add", published.path, "--name", "kept", "--keep-weights", "--models", models.path])
         #expect(kept.status == 0 && kept.stdout.contains("(99 languages, weights copied as they are, SHA-256 "), "\(kept.stdout)")
         #expect(try Self.size(models.appendingPathComponent("kept/model.bin").path) == floatBytes)
-        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: models.path)) == ["base-f16", "kept"])
+        let plain = try ProcessRunner.parley(["models", "add", published.path, "--name", "plain", "--models", models.path],
+                                             environment: ["PARLEY_WHISPER_PYTHON": "/nonexistent/python3"])
+        #expect(plain.status == 0 && plain.stdout.contains(
+            "(99 languages, weights copied as they are: the Whisper environment that stores them as int8 is not installed, SHA-256 "),
+                "\(plain.stdout)")
+        #expect(try Self.size(models.appendingPathComponent("plain/model.bin").path) == floatBytes)
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: models.path)) == ["base-f16", "kept", "plain"])
 
         // When the check cannot run (here: a vocabulary without Whisper's special tokens), nothing is converted.
         let files = FileManager.default
