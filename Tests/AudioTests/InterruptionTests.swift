@@ -54,7 +54,8 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(300))
         let callPath = try Self.callRecording()
         let call = Task {
-            try await Harness.offPool {
+            defer { try? FileManager.default.removeItem(atPath: (callPath as NSString).deletingLastPathComponent) }
+            return try await Harness.offPool {
                 try ProcessRunner.run(["paplay", "--device=\(device.sink)", "--property=media.role=phone",
                                        "--raw", "--rate=16000", "--channels=1", "--format=s16le", callPath],
                                       environment: TestAudioServer.environment())

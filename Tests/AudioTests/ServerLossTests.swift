@@ -16,7 +16,9 @@ import TestSupport
 
     @Test func reportsTheLossReconnectsAndCaptureFlowsAgain() async throws {
         // A server of the test server's kind: scripts/pulse-server.sh or scripts/pipewire-server.sh.
-        let server = PrivateAudioServer(directory: try Fixtures.temporaryDirectory("parley-restart").path)
+        let directory = try Fixtures.temporaryDirectory("parley-restart")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = PrivateAudioServer(directory: directory.path)
         let address = try server.start()
         defer { try? server.stop() }
         let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address)

@@ -10,14 +10,21 @@ struct TerminalTests {
         let directory: URL
         let control: String
         let session: TmuxSession
+        /// The harness made its folder (for the FIFO), so it removes it.
+        private let ownsDirectory: Bool
 
         init(_ arguments: [String] = [], directory: URL? = nil) throws {
+            ownsDirectory = directory == nil
             self.directory = try directory ?? Fixtures.temporaryDirectory("parley-pty")
             control = self.directory.appendingPathComponent("control").path
             if !FileManager.default.fileExists(atPath: control) {
                 guard mkfifo(control, 0o600) == 0 else { throw ProcessRunner.Failure(message: "mkfifo failed") }
             }
             session = try TmuxSession([harnessBinary] + arguments, environment: ["PARLEY_HARNESS_CONTROL": control])
+        }
+
+        deinit {
+            if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
         }
 
         /// Makes the fake microphone hear something: `partial TEXT`, `final TEXT`, `speech`.

@@ -22,6 +22,11 @@ import TestSupport
         return path
     }
 
+    /// Removes a file `wav` wrote, with its folder.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+
     static func refusal(_ path: String) -> String? {
         do {
             _ = try AudioFileReader.read(path)
@@ -34,6 +39,7 @@ import TestSupport
     @Test("a header claiming 1 Hz is refused before any conversion")
     func oneHertz() throws {
         let path = try Self.wav(rate: 1, channels: 1, dataBytes: 2_000)
+        defer { Self.remove(path) }
         #expect(Self.refusal(path) == "cannot read audio from \(path): its header claims a sample rate of 1 Hz; "
             + "Parley reads 4000 to 384000 Hz")
     }
@@ -41,8 +47,10 @@ import TestSupport
     @Test("a header claiming an absurd rate or channel count is refused")
     func absurdHeaders() throws {
         let fast = try Self.wav(rate: 4_000_000, channels: 1, dataBytes: 2_000)
+        defer { Self.remove(fast) }
         #expect(Self.refusal(fast)?.contains("its header claims a sample rate of 4000000 Hz") == true)
         let wide = try Self.wav(rate: 16_000, channels: 200, dataBytes: 4_000)
+        defer { Self.remove(wide) }
         #expect(Self.refusal(wide) == "cannot read audio from \(wide): its header claims 200 channels; Parley reads 1 to 32")
     }
 

@@ -45,6 +45,7 @@ public enum TestAudioServer {
             guard let directory = TestAudioServer.stopDirectory else { return }
             let script = Fixtures.repository.appendingPathComponent("scripts/pulse-server.sh").path
             _ = try? ProcessRunner.run(["/bin/bash", script, "stop", directory])
+            try? FileManager.default.removeItem(atPath: directory)
         }
         return address
     }

@@ -6,9 +6,16 @@ import ParleyCore
 
 /// Data directories for tests: the source tree's shipped data and a fresh user directory.
 enum TestData {
+    /// The folder of this test process's directories, removed when the process exits.
+    private static let root: String = {
+        let path = NSTemporaryDirectory() + "parley-pronunciation-\(ProcessInfo.processInfo.processIdentifier)"
+        atexit { try? FileManager.default.removeItem(atPath: TestData.root) }
+        return path
+    }()
+
     /// A new empty directory under the temporary directory.
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "parley-pronunciation-\(UUID().uuidString)"
+        let path = "\(root)/\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
