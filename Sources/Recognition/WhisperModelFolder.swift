@@ -55,6 +55,9 @@ public struct PinnedSpeechModel: Sendable, Equatable {
     public var sha256: String
     /// The registry packages that carry it.
     public var packages: [String]
+    /// SHA-256 of the model.bin the packages carry, when the table gives it (Whisper's
+    /// published weights, before they are stored as int8).
+    public var publishedSHA256: String?
 
     /// Reads `speech-models.tsv`: name, engine, bytes, sha256, packages, then the published
     /// file's bytes and sha256 (tab-separated).
@@ -65,7 +68,8 @@ public struct PinnedSpeechModel: Sendable, Equatable {
             let fields = line.split(separator: "\t").map(String.init)
             guard fields.count >= 5, let bytes = Int(fields[2]) else { return nil }
             return PinnedSpeechModel(name: fields[0], engine: fields[1], bytes: bytes, sha256: fields[3],
-                                     packages: fields[4].split(separator: ",").map(String.init))
+                                     packages: fields[4].split(separator: ",").map(String.init),
+                                     publishedSHA256: fields.count > 6 ? fields[6] : nil)
         }
     }
 }

@@ -9,6 +9,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     SynthesisBenchmark.self,
     RecognitionBenchmark.self,
     WhisperBenchmark.self,
+    WeightsBenchmark.self,
     SidesBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
