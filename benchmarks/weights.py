@@ -100,13 +100,13 @@ def describe(model, sha, script):
     starts = [worker_start(script, model, sha) for _ in range(RUNS)]
     return {
         "bytes": os.path.getsize(path),
-        "hash_ms": 1000 * median([hash_seconds(path) for _ in range(RUNS)]),
-        "imports_mib": median([load["imports_mib"] for load in loads]),
-        "load_peak_mib": median([load["peak_mib"] for load in loads]),
-        "loaded_mib": median([load["resident_mib"] for load in loads]),
-        "worker_ready_ms": 1000 * median([seconds for seconds, _ in starts]),
-        "worker_ready_mib": median([memory["VmRSS"] for _, memory in starts]),
-        "worker_ready_peak_mib": median([memory["VmHWM"] for _, memory in starts]),
+        "hash_milliseconds": 1000 * median([hash_seconds(path) for _ in range(RUNS)]),
+        "imports_mebibytes": median([load["imports_mib"] for load in loads]),
+        "load_peak_mebibytes": median([load["peak_mib"] for load in loads]),
+        "loaded_mebibytes": median([load["resident_mib"] for load in loads]),
+        "worker_ready_milliseconds": 1000 * median([seconds for seconds, _ in starts]),
+        "worker_ready_mebibytes": median([memory["VmRSS"] for _, memory in starts]),
+        "worker_ready_peak_mebibytes": median([memory["VmHWM"] for _, memory in starts]),
     }
 
 
@@ -152,7 +152,7 @@ def compute(published, installed, recordings):
     identical = all(numpy.array_equal(a[0], b[0]) and a[1] == b[1] and a[2] == b[2]
                     for a, b in zip(outputs["published"], outputs["installed"]))
     return {"rounds": ROUNDS, "recordings": len(recordings), "identical": identical,
-            "published_round_s": median(times["published"]), "installed_round_s": median(times["installed"])}
+            "published_round_seconds": median(times["published"]), "installed_round_seconds": median(times["installed"])}
 
 
 def main(arguments):

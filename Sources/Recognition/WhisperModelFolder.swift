@@ -55,8 +55,9 @@ public struct PinnedSpeechModel: Sendable, Equatable {
     public var sha256: String
     /// The registry packages that carry it.
     public var packages: [String]
-    /// SHA-256 of the model.bin the packages carry, when the table gives it (Whisper's
-    /// published weights, before they are stored as int8).
+    /// Size and SHA-256 of the model.bin the packages carry, when the table gives them
+    /// (Whisper's published weights, before they are stored as int8).
+    public var publishedBytes: Int?
     public var publishedSHA256: String?
 
     /// Reads `speech-models.tsv`: name, engine, bytes, sha256, packages, then the published
@@ -69,6 +70,7 @@ public struct PinnedSpeechModel: Sendable, Equatable {
             guard fields.count >= 5, let bytes = Int(fields[2]) else { return nil }
             return PinnedSpeechModel(name: fields[0], engine: fields[1], bytes: bytes, sha256: fields[3],
                                      packages: fields[4].split(separator: ",").map(String.init),
+                                     publishedBytes: fields.count > 6 ? Int(fields[5]) : nil,
                                      publishedSHA256: fields.count > 6 ? fields[6] : nil)
         }
     }

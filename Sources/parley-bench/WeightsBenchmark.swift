@@ -15,21 +15,21 @@ struct WeightsBenchmark: AsyncParsableCommand {
     /// What `benchmarks/weights.py` reports for one model folder.
     struct Model: Decodable {
         var bytes: Int
-        var hash_ms: Double
-        var imports_mib: Double
-        var load_peak_mib: Double
-        var loaded_mib: Double
-        var worker_ready_ms: Double
-        var worker_ready_mib: Double
-        var worker_ready_peak_mib: Double
+        var hashMilliseconds: Double
+        var importsMebibytes: Double
+        var loadPeakMebibytes: Double
+        var loadedMebibytes: Double
+        var workerReadyMilliseconds: Double
+        var workerReadyMebibytes: Double
+        var workerReadyPeakMebibytes: Double
     }
 
     struct Compute: Decodable {
         var rounds: Int
         var recordings: Int
         var identical: Bool
-        var published_round_s: Double
-        var installed_round_s: Double
+        var publishedRoundSeconds: Double
+        var installedRoundSeconds: Double
     }
 
     struct Result: Decodable {
@@ -57,7 +57,9 @@ struct WeightsBenchmark: AsyncParsableCommand {
                                             installed.path, model.sha256, setup.installation.script] + recordings,
                                            timeout: 1800)
         guard output.status == 0 else { throw ValidationError("benchmarks/weights.py failed: \(output.stderr)") }
-        let result = try JSONDecoder().decode(Result.self, from: Data(output.stdout.utf8))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let result = try decoder.decode(Result.self, from: Data(output.stdout.utf8))
         try report(result).write()
     }
 
@@ -75,22 +77,22 @@ struct WeightsBenchmark: AsyncParsableCommand {
         let ms = { (value: Double) in String(format: "%.0f ms", value) }
         report.addTable(header: ["", "published float16", "installed int8", "int8 / float16"], rows: [
             ["model.bin", megabytes(f.bytes), megabytes(i.bytes), ratio(Double(i.bytes), Double(f.bytes), places: 2)],
-            ["the worker's SHA-256 check (Python's hashlib)", ms(f.hash_ms), ms(i.hash_ms), ratio(i.hash_ms, f.hash_ms, places: 2)],
-            ["CTranslate2 alone: peak while loading (VmHWM; its imports hold \(mib(i.imports_mib)))",
-             mib(f.load_peak_mib), mib(i.load_peak_mib), ratio(i.load_peak_mib, f.load_peak_mib, places: 2)],
-            ["CTranslate2 alone: resident once loaded (VmRSS)", mib(f.loaded_mib), mib(i.loaded_mib),
-             ratio(i.loaded_mib, f.loaded_mib, places: 2)],
-            ["the worker: start → ready message (imports, SHA-256 check, load)", ms(f.worker_ready_ms), ms(i.worker_ready_ms),
-             ratio(i.worker_ready_ms, f.worker_ready_ms, places: 2)],
-            ["the worker when ready: resident (peak)", "\(mib(f.worker_ready_mib)) (\(mib(f.worker_ready_peak_mib)))",
-             "\(mib(i.worker_ready_mib)) (\(mib(i.worker_ready_peak_mib)))",
-             ratio(i.worker_ready_peak_mib, f.worker_ready_peak_mib, places: 2) + " of the peak"],
+            ["the worker's SHA-256 check (Python's hashlib)", ms(f.hashMilliseconds), ms(i.hashMilliseconds), ratio(i.hashMilliseconds, f.hashMilliseconds, places: 2)],
+            ["CTranslate2 alone: peak while loading (VmHWM; its imports hold \(mib(i.importsMebibytes)))",
+             mib(f.loadPeakMebibytes), mib(i.loadPeakMebibytes), ratio(i.loadPeakMebibytes, f.loadPeakMebibytes, places: 2)],
+            ["CTranslate2 alone: resident once loaded (VmRSS)", mib(f.loadedMebibytes), mib(i.loadedMebibytes),
+             ratio(i.loadedMebibytes, f.loadedMebibytes, places: 2)],
+            ["the worker: start → ready message (imports, SHA-256 check, load)", ms(f.workerReadyMilliseconds), ms(i.workerReadyMilliseconds),
+             ratio(i.workerReadyMilliseconds, f.workerReadyMilliseconds, places: 2)],
+            ["the worker when ready: resident (peak)", "\(mib(f.workerReadyMebibytes)) (\(mib(f.workerReadyPeakMebibytes)))",
+             "\(mib(i.workerReadyMebibytes)) (\(mib(i.workerReadyPeakMebibytes)))",
+             ratio(i.workerReadyPeakMebibytes, f.workerReadyPeakMebibytes, places: 2) + " of the peak"],
         ])
         let c = result.compute
         report.add("What they compute, both loaded in one process, in \(c.rounds) alternating rounds over the \(c.recordings) "
             + "recordings of pocketsphinx-testdata with a transcript (each: the utterance plus 3 s of zero frames, the encoder, "
-            + "a greedy English decode with scores): a round takes \(String(format: "%.3f", c.published_round_s)) s with the "
-            + "float16 weights and \(String(format: "%.3f", c.installed_round_s)) s with the int8 weights (median); encoder "
+            + "a greedy English decode with scores): a round takes \(String(format: "%.3f", c.publishedRoundSeconds)) s with the "
+            + "float16 weights and \(String(format: "%.3f", c.installedRoundSeconds)) s with the int8 weights (median); encoder "
             + "outputs, tokens and scores are \(c.identical ? "the same bit for bit on every recording" : "NOT the same").")
         return report
     }

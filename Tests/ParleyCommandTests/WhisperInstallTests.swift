@@ -12,13 +12,6 @@ struct WhisperInstallTests {
     static let python = "\(DataDirectories.personalData())/whisper-env/bin/python3"
     static let converter = Fixtures.repository.appendingPathComponent("worker/int8_weights.py").path
 
-    /// The published model.bin's size, from the table's sixth column.
-    static func publishedBytes() throws -> Int {
-        let text = try String(contentsOfFile: "\(Fixtures.dataDirectory)/speech-models.tsv", encoding: .utf8)
-        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("whisper-base\t") })
-        return try #require(Int(row.split(separator: "\t")[5]))
-    }
-
     @Test("the installer downloads the model, stores it as int8 with the pinned SHA-256, and parley hears with it")
     func installsIntoAFreshDirectory() throws {
         let pinned = try #require(Self.pinned)
@@ -38,7 +31,7 @@ struct WhisperInstallTests {
         let weights = "\(folder)/model.bin"
         let size = try ModelsCommandTests.size(weights)
         #expect(size == pinned.bytes)
-        #expect(size < (try Self.publishedBytes()) * 55 / 100, "int8 weights take about half the float16 file")
+        #expect(size < (try #require(pinned.publishedBytes)) * 55 / 100, "int8 weights take about half the float16 file")
         let digest = try ProcessRunner.run(["sha256sum", weights])
         #expect(digest.stdout.hasPrefix(pinned.sha256 + " "))
 
