@@ -29,6 +29,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private let queue: DispatchQueue
     /// Touched only on `queue`.
     private var process: PipelineProcess?
+    /// Drifted processes taken out of service, still to be ended; touched only on `queue`.
+    private var setAside: [PipelineProcess] = []
     /// Whether `process` has answered a request yet (its first one may still wait for the dictionaries); touched only on `queue`.
     private var processHasAnswered = false
     /// The mode's pipeline text, read once; touched only on `queue`.
@@ -44,7 +46,10 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         queue = DispatchQueue(label: "parley.apertium.\(direction.name)\(form.rawValue)")
     }
 
-    deinit { process?.terminate() }
+    deinit {
+        process?.terminate()
+        for drifted in setAside { drifted.terminate() }
+    }
 
     /// The text of `text`'s translation, in this pipeline's form.
     func translate(_ text: String) async throws -> String {
@@ -96,8 +101,10 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
             logger.warning("\(direction.name) \(form.rawValue): bytes after the answer; restarting before the next sentence")
             discardProcess()
         } else if TaggerDrift.hasDrifted(errorOutput: running.takeErrorOutput()) {
-            let drifted = running.processGroup
-            queue.async { self.replaceDriftedProcess(group: drifted) }
+            // Set aside now: a sentence already waiting on the queue must not meet this tagger.
+            setAside.append(running)
+            process = nil
+            queue.async { self.replaceDriftedProcess() }
         }
         return translation.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -114,13 +121,15 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         return started
     }
 
-    /// Runs after the answer has been handed back: ends the drifted process (process
-    /// group `group`) and starts its replacement at once, so its dictionaries load
-    /// while the next sentence is awaited.
-    private func replaceDriftedProcess(group: Int32) {
-        guard process?.processGroup == group else { return }
+    /// Runs after the answer has been handed back: ends the drifted process and,
+    /// unless a sentence that was already waiting started one, starts its
+    /// replacement at once, so its dictionaries load while the next sentence is awaited.
+    private func replaceDriftedProcess() {
+        guard !setAside.isEmpty else { return }
         logger.debug("\(direction.name) \(form.rawValue): the tagger met a new ambiguity class; replacing the pipeline")
-        discardProcess(grace: 0.5)
+        for drifted in setAside { drifted.terminate(grace: 0.5) }
+        setAside = []
+        guard process == nil else { return }
         do { _ = try runningProcess() } catch {
             logger.warning("\(direction.name) \(form.rawValue): \(error); starting again with the next sentence")
         }
@@ -131,6 +140,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private func discardProcess(grace: Double = 0) {
         process?.terminate(grace: grace)
         process = nil
+        for drifted in setAside { drifted.terminate(grace: grace) }
+        setAside = []
     }
 
     private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

@@ -17,6 +17,31 @@ import Translation
         await translator.shutdown()
     }
 
+    /// Sentences already waiting for the pipeline when the tagger drifts meet a
+    /// fresh tagger too: the drifted one is set aside before the next sentence
+    /// is taken, not after the sentences queued behind it.
+    @Test func sentencesQueuedBehindADriftingOneAreTranslatedAsAlone() async throws {
+        let translator = TranslationFixtures.privateTranslator()
+        let probe = Self.englishProbes[0]
+        let alone = try TranslationFixtures.cleanedApertium("eng-spa", probe)
+        for _ in 0..<3 {
+            let texts = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<9 {
+                    let sentence = index % 3 == 0 ? Self.englishProbes[1] : probe
+                    group.addTask {
+                        (index, try await translator.translate(sentence, from: TranslationFixtures.english,
+                                                               to: TranslationFixtures.spanish).text)
+                    }
+                }
+                return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+            }
+            for (index, text) in texts where index % 3 != 0 {
+                #expect(text == alone, "request \(index)")
+            }
+        }
+        await translator.shutdown()
+    }
+
     @Test func englishSentencesAfterAHundredOthersAreTranslatedAsAlone() async throws {
         try await expectTranslatedAsAlone(TranslationFixtures.englishSentences.prefix(8) + Self.englishProbes,
                                           after: TranslationFixtures.englishSentences, direction: "eng-spa",
