@@ -29,11 +29,24 @@ extension TurnCoordinator {
         configuration[side].locale = locale
         configuration[side].voice = nil
         emit(.notice("side \(side) now speaks \(locale)"))
-        await reportDirection(from: side)
-        await reportDirection(from: side.other)
+        if let note = await sameLanguageNote() {
+            emit(.notice(note))
+        } else {
+            await reportDirection(from: side)
+            await reportDirection(from: side.other)
+        }
         if let reason = typedOnlyReason(for: side) { emit(.notice("side \(side) is typed-only: \(reason)")) }
         guard state.side == side, state.awaitsInput else { return }
         await handOver(to: side)
+    }
+
+    /// The note for two sides of one language whose words are passed on as said, else nil.
+    func sameLanguageNote() async -> String? {
+        let (a, b) = (configuration[.a].locale, configuration[.b].locale)
+        guard await passesOnAsSaid(from: a, to: b), await passesOnAsSaid(from: b, to: a) else { return nil }
+        return a == b
+            ? "both sides speak \(a): what one says is passed on to the other as it was said"
+            : "\(a) and \(b) are one language: what one side says is passed on to the other as it was said"
     }
 
     private func reportDirection(from side: DialogueSide) async {

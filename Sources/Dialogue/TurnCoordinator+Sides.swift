@@ -10,6 +10,10 @@ extension TurnCoordinator {
     /// Switches between alternating and hands-free turns; a side listening
     /// for speech starts over with the new kind of request.
     public func setTurnTaking(_ turnTaking: TurnTaking) async {
+        let language = configuration[.a].locale.language
+        if turnTaking == .auto, configuration[.b].locale.language == language {
+            return emit(.notice("hands-free turns are off: \(OneLanguage(language: language)); turns alternate"))
+        }
         configuration.turnTaking = turnTaking
         emit(.notice(turnTaking == .auto
             ? "hands-free turns: either side may speak; each utterance goes to the side whose language it is (:flip corrects it)"
@@ -30,6 +34,7 @@ extension TurnCoordinator {
         let (own, other) = (configuration[side].locale, configuration[side.other].locale)
         guard configuration.turnTaking == .auto else { return try await recognizer.makeRequest(locale: own, options: options) }
         do {
+            guard own.language != other.language else { throw OneLanguage(language: own.language) }
             guard let pair = recognizer as? any LanguagePairRecognizer else { throw PairUnavailable() }
             return try await pair.makePairRequest(first: own, second: other, options: options)
         } catch {
@@ -113,6 +118,11 @@ extension TurnCoordinator {
 }
 
 /// The recognizer cannot decode an utterance in two languages at once.
+struct OneLanguage: Error, CustomStringConvertible {
+    var language: String
+    var description: String { "both sides speak \(language), so the language cannot tell who spoke" }
+}
+
 struct PairUnavailable: Error, CustomStringConvertible {
     var description: String { "this recognizer cannot hear both languages at once (Whisper can)" }
 }

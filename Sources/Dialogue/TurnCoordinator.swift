@@ -152,6 +152,7 @@ public actor TurnCoordinator {
     }
 
     private func reportTranslationDirections() async {
+        if let note = await sameLanguageNote() { return emit(.notice(note)) }
         guard let translator = stages.translator else {
             emit(.notice("translation is unavailable: what is said is shown but not translated"))
             return

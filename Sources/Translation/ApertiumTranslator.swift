@@ -177,6 +177,7 @@ public actor ApertiumTranslator: Translator {
     /// The error for two locales no route joins, with the packages that would join them.
     private nonisolated func missingDirection(_ source: LocaleTag, _ target: LocaleTag,
                                               _ sourceInfo: LocaleInfo, _ targetInfo: LocaleInfo) -> TranslationError {
+        if sourceInfo.apertiumCode == targetInfo.apertiumCode { return .sameLanguage(source, target) }
         let (from, to) = (codes(of: sourceInfo), codes(of: targetInfo))
         return .missingDirection(.init(
             source: source, target: target, wanted: "\(sourceInfo.apertiumCode)-\(targetInfo.apertiumCode)",

@@ -6,6 +6,8 @@ public enum TranslationError: Error, Sendable, Equatable, CustomStringConvertibl
     case unknownLocale(LocaleTag)
     /// No installed direction translates between the two locales.
     case missingDirection(MissingDirection)
+    /// The two locales are one language (`en-US`, `en-GB`) and no direction is installed between them.
+    case sameLanguage(LocaleTag, LocaleTag)
     /// The text cannot be sent to Apertium (it contains a NUL byte, or is too long).
     case invalidInput(String)
     /// The pipeline failed twice in a row for one sentence.
@@ -35,6 +37,10 @@ public enum TranslationError: Error, Sendable, Equatable, CustomStringConvertibl
             "no Apertium language code is known for \(tag); add it to locales.tsv in your --dictionaries directory"
         case let .missingDirection(missing):
             missing.description
+        case let .sameLanguage(source, target):
+            source == target
+                ? "\(source) into \(target) is no translation: the two locales are the same"
+                : "\(source) and \(target) are one language, and no Apertium translation between its varieties is installed"
         case let .invalidInput(reason):
             "the text cannot be translated: \(reason)"
         case let .engineFailed(direction, reason):

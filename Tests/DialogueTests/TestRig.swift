@@ -20,10 +20,10 @@ struct TestRig {
     /// Both locales recognizable unless `recognizes` says otherwise.
     init(recognizes: [LocaleTag] = [english, spanish], configure: (inout DialogueConfiguration) -> Void = { _ in },
          audioEvents: AsyncStream<AudioEvent>? = nil, transcript: TranscriptWriter? = nil,
-         clock: SessionClock = .startingNow(), unknownWords: Set<String> = [],
+         clock: SessionClock = .startingNow(), unknownWords: Set<String> = [], missingDirections: Set<String> = [],
          stages select: (inout DialogueStages) -> Void = { _ in }) {
         recognizer = FakeRecognizer(locales: recognizes)
-        translator = FakeTranslator(unknown: unknownWords)
+        translator = FakeTranslator(unknown: unknownWords, missing: missingDirections)
         var configuration = DialogueConfiguration(sideA: SideSettings(locale: Self.english),
                                                   sideB: SideSettings(locale: Self.spanish))
         configure(&configuration)

@@ -75,6 +75,16 @@ import TranslationReference
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func twoLocalesOfOneLanguageAreRefusedWithoutSuggestingPackages() throws {
+        for (target, expected) in [("en-GB", "parley: en-US and en-GB are one language, and no Apertium translation between its varieties is installed\n"),
+                                   ("en-US", "parley: en-US into en-US is no translation: the two locales are the same\n")] {
+            let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en-US", "--to", target, "Good morning"])
+            #expect(output.status == 1)
+            #expect(output.stderr == expected)
+            #expect(output.stdout.isEmpty)
+        }
+    }
+
     @Test func aLocaleNoCatalogRowNamesIsAskedOfApertiumByItsISOCode() throws {
         // Icelandic has no row in locales.tsv: its Apertium code is its ISO 639-3 code, and the
         // sentence names the Debian pair that would serve it.
