@@ -20,9 +20,12 @@ public struct AudioServerUnavailable: Error, Sendable, Equatable, CustomStringCo
     /// What libpulse said.
     public var reason: String
 
-    public var description: String {
+    public var description: String { described(offering: "--typed-only") }
+
+    /// The sentence, ending with the option that does without the server (`--mute` when the microphone is already off).
+    public func described(offering option: String) -> String {
         "no PulseAudio server at \(server ?? "the default address") (\(reason)); "
-            + "start one (pulseaudio --start) or pass --server, or use --typed-only"
+            + "start one (pulseaudio --start) or pass --server, or use \(option)"
     }
 }
 

@@ -110,6 +110,8 @@ private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, 
     do {
         try await session.open()
         return (session, [])
+    } catch let unavailable as AudioServerUnavailable where command.typedOnly {
+        return (nil, [unavailable.described(offering: "--mute")])
     } catch {
         return (nil, ["\(error); lines are typed and translations printed"])
     }

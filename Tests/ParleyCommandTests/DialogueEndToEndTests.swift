@@ -111,6 +111,18 @@ struct DialogueEndToEndTests {
         #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer pocketsphinx --file reads '\(file)'")
     }
 
+    @Test func typedOnlyWithoutAnAudioServerOffersMuteNotTheOptionAlreadyGiven() throws {
+        let output = try ProcessRunner.parley(
+            ["dialog", "--server", "unix:/nonexistent", "--typed-only", "--no-history", "--no-transcript"],
+            input: Data("Good morning.\n".utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let said = output.stdout + output.stderr
+        #expect(said.contains("no PulseAudio server at unix:/nonexistent"), "\(said)")
+        #expect(said.contains("or use --mute"), "\(said)")
+        #expect(!said.contains("or use --typed-only"), "\(said)")
+        #expect(output.stdout.contains("→ es-ES: "), "\(said)")
+    }
+
     @Test func withoutAnAudioServerTheDialogueIsTypedOnlyAndSaysWhy() throws {
         let directory = try Fixtures.temporaryDirectory("parley-e2e")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -123,6 +135,7 @@ struct DialogueEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         let said = output.stdout + output.stderr
         #expect(said.contains("no PulseAudio server at unix:/nonexistent"), "\(said)")
+        #expect(said.contains("or use --typed-only"), "\(said)")
         #expect(said.contains("typed only"), "\(said)")
         let translation = try apertium(english, "eng-spa")
         #expect(output.stdout.split(separator: "\n").contains { $0.hasPrefix("→ es-ES: \(translation)") })
