@@ -28,7 +28,7 @@ public final class WAVFileSink: AudioSink {
         info.channels = Int32(format.channels)
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
+            throw AudioFileError(path: path, reason: AudioFileError.whyNotWritable(path) ?? String(cString: sf_strerror(nil)))
         }
         self.path = path
         self.format = format
@@ -81,9 +81,33 @@ public final class WAVFileSink: AudioSink {
 public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file.
     public var path: String
-    /// What libsndfile said.
+    /// Why, in words: the folder's state, or what libsndfile said.
     public var reason: String
 
-    /// One sentence: what failed and what to do.
-    public var description: String { "cannot write \(path): \(reason); check the directory exists and is writable" }
+    /// `reason` is tidied: libsndfile's "System error : …." becomes its plain message.
+    public init(path: String, reason: String) {
+        self.path = path
+        var plain = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        if plain.hasPrefix("System error :") { plain = String(plain.dropFirst("System error :".count)).trimmingCharacters(in: .whitespaces) }
+        while plain.hasSuffix(".") { plain.removeLast() }
+        self.reason = plain.isEmpty ? "libsndfile gave no reason" : plain.prefix(1).lowercased() + plain.dropFirst()
+    }
+
+    /// One sentence: what failed and why.
+    public var description: String { "cannot write \(path): \(reason)" }
+
+    /// What about `path`'s folder stops a file being created there, if anything.
+    static func whyNotWritable(_ path: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "it is a folder" }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder) else { return "the folder \(folder) does not exist" }
+        guard isFolder.boolValue else { return "\(folder) is not a folder" }
+        if files.fileExists(atPath: path) ? !files.isWritableFile(atPath: path) : !files.isWritableFile(atPath: folder) {
+            return "permission denied"
+        }
+        return nil
+    }
 }

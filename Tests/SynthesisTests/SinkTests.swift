@@ -53,13 +53,24 @@ struct SinkTests {
         #expect(try Fixtures.rawSamples(raw) == samples)
     }
 
-    @Test("a WAV file that cannot be created is a clear error")
-    func unwritable() {
-        #expect {
-            _ = try WAVFileSink(path: "/nonexistent-directory/out.wav")
-        } throws: { error in
-            String(describing: error).hasPrefix("cannot write /nonexistent-directory/out.wav")
+    @Test("a WAV file that cannot be created is one sentence saying why")
+    func unwritable() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-sink")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("plain.txt").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let cases = [("/nonexistent-directory/out.wav", "the folder /nonexistent-directory does not exist"),
+                     (directory.path, "it is a folder"),
+                     (file + "/out.wav", "\(file) is not a folder")]
+        for (path, reason) in cases {
+            #expect {
+                _ = try WAVFileSink(path: path)
+            } throws: { error in
+                String(describing: error) == "cannot write \(path): \(reason)"
+            }
         }
+        #expect(AudioFileError(path: "x.wav", reason: "System error : No space left on device.").description
+                == "cannot write x.wav: no space left on device")
     }
 }
 
