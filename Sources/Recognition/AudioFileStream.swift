@@ -33,6 +33,21 @@ public final class AudioFileStream {
     private var convertedStart = 0
     private var finished = false
 
+    /// Why `sf_open` refused the file just now, in words a person can act on.
+    static func openFailure() -> String {
+        switch Int(sf_error(nil)) {
+        case Int(SF_ERR_UNRECOGNISED_FORMAT):
+            "it is not in an audio format libsndfile reads (WAV, FLAC, Ogg, AIFF and others; headerless 16 kHz 16-bit mono audio needs the .raw extension)"
+        case Int(SF_ERR_MALFORMED_FILE):
+            "its audio header is damaged"
+        case Int(SF_ERR_UNSUPPORTED_ENCODING):
+            "its audio is encoded in a way libsndfile cannot decode"
+        default:
+            "libsndfile refused it (" + String(cString: sf_strerror(nil)).replacingOccurrences(of: "System error : ", with: "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: ". \n")).replacingOccurrences(of: ". ", with: ": ") + ")"
+        }
+    }
+
     /// Opens `path` (`sf_open`) and checks its header; throws `unreadableAudio` naming the file.
     public init(path: String) throws {
         try Self.checkRegularFile(path)
@@ -43,7 +58,7 @@ public final class AudioFileStream {
             info.format = Int32(SF_FORMAT_RAW | SF_FORMAT_PCM_16 | SF_ENDIAN_LITTLE)
         }
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw RecognitionError.unreadableAudio(path: path, reason: String(cString: sf_strerror(nil)))
+            throw RecognitionError.unreadableAudio(path: path, reason: Self.openFailure())
         }
         do {
             try Self.checkHeader(info, path: path)

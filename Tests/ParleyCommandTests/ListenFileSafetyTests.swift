@@ -30,6 +30,28 @@ struct ListenFileSafetyTests {
         #expect(output.stdout.isEmpty)
     }
 
+    @Test("a text file and a truncated WAV file fail with one sentence each, exit 1")
+    func notAudio() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = directory.appendingPathComponent("notes.wav").path
+        try Data("These are notes, not audio.\n".utf8).write(to: URL(fileURLWithPath: text))
+        let truncated = directory.appendingPathComponent("truncated.wav").path
+        try Data("RIFF\u{10}\0\0\0WAVEfmt ".utf8).write(to: URL(fileURLWithPath: truncated))
+        let expected = [
+            text: "it is not in an audio format libsndfile reads (WAV, FLAC, Ogg, AIFF and others; "
+                + "headerless 16 kHz 16-bit mono audio needs the .raw extension)",
+            truncated: "libsndfile refused it (",
+        ]
+        for (path, reason) in expected {
+            let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "listen", "--recognizer", "pocketsphinx", "--file", path])
+            #expect(output.status == 1)
+            #expect(output.stderr.hasPrefix("parley: cannot read audio from \(path): \(reason)"), "\(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1 && !output.stderr.dropLast().contains(". "), "\(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+    }
+
     @Test("ten minutes of stereo audio are read as they are recognized, not held whole")
     func longFileIsStreamed() throws {
         let directory = try Fixtures.temporaryDirectory()
