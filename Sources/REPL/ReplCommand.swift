@@ -93,6 +93,11 @@ public enum CommandParser {
         switch name {
         case "swap": return try noArguments(.swap, name, words)
         case "a", "b": return .locale(name == "a" ? .a : .b, try one(name, words))
+        case "lang", "language", "locale":  // what people try first; the listed form is :a and :b
+            guard words.count == 2, let side = DialogueSide(argument: words[0]) else {
+                throw CommandError("usage: :a LOCALE or :b LOCALE (or :\(name) A|B LOCALE); :languages lists the locales served here")
+            }
+            return .locale(side, words[1])
         case "voice":
             let (side, value) = try sideAndValue(name, words)
             return .voice(side, value)

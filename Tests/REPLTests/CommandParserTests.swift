@@ -15,6 +15,8 @@ struct CommandParserTests {
         #expect(parsed(":swap") == .swap)
         #expect(parsed(":a fr") == .locale(.a, "fr"))
         #expect(parsed(":B Spanish") == .locale(.b, "Spanish"))
+        #expect(parsed(":lang A fr") == .locale(.a, "fr"))
+        #expect(parsed(":Language b Spanish") == .locale(.b, "Spanish"))
         #expect(parsed(":voice b roa/es") == .voice(.b, "roa/es"))
         #expect(parsed(":rate A 0.75") == .rate(.a, 0.75))
         #expect(parsed(":mode manual") == .mode(.manual))
@@ -54,7 +56,8 @@ struct CommandParserTests {
 
     @Test func anUnknownCommandGetsASuggestion() {
         #expect(error(":swpa") == "unknown command ':swpa'; did you mean :swap? (:help lists them)")
-        #expect(error(":lang")?.contains("did you mean :languages?") == true)
+        #expect(error(":lang") == "usage: :a LOCALE or :b LOCALE (or :lang A|B LOCALE); :languages lists the locales served here")
+        #expect(error(":locale C fr") == "usage: :a LOCALE or :b LOCALE (or :locale A|B LOCALE); :languages lists the locales served here")
         #expect(error(":transcipt")?.contains("did you mean :transcript?") == true)
         #expect(error(":xylophone") == "unknown command ':xylophone'; :help lists the commands")
     }
