@@ -32,7 +32,7 @@ extension TurnCoordinator {
     public func switchTranscript(to path: String) {
         do {
             let count = try transcript.moveTo(path)
-            emit(.notice("transcript: \(path) (\(count) turns so far)"))
+            emit(.notice("transcript: \(path) (\(count == 1 ? "1 turn" : "\(count) turns") so far)"))
         } catch {
             emit(.error(String(describing: error)))
         }

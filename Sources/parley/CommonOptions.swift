@@ -42,6 +42,11 @@ func fail(_ error: any Error) -> ExitCode {
     return .failure
 }
 
+/// "1 entry", "2 entries": a count with its noun in the right number.
+func counted(_ count: Int, _ one: String, _ many: String) -> String {
+    "\(count) \(count == 1 ? one : many)"
+}
+
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data("parley: \(message)\n".utf8))

@@ -25,8 +25,9 @@ struct DictImportCommand: AsyncParsableCommand {
         try await reportingFailure {
             let dictionaries = try target.dictionaries()
             let entries = try cmudict ? cmuEntries(dictionaries) : fileEntries()
+            guard !entries.isEmpty else { throw NothingToImport(file: file, cmudict: cmudict) }
             try dictionaries.add(entries: entries, language: target.code)
-            print("imported \(entries.count) entries into \(dictionaries.path(language: target.code, layer: .user))")
+            print("imported \(counted(entries.count, "entry", "entries")) into \(dictionaries.path(language: target.code, layer: .user))")
         }
     }
 
@@ -53,6 +54,17 @@ struct DictImportCommand: AsyncParsableCommand {
     }
 }
 
+/// A dictionary import that found no entry: nothing was written.
+struct NothingToImport: Error, CustomStringConvertible {
+    var file: String
+    var cmudict: Bool
+
+    var description: String {
+        cmudict ? "nothing imported: none of the words in \(file) is in the CMU dictionary"
+            : "nothing imported: \(file) holds no entry (a word, a tab and its IPA pronunciation per line, or a PLS lexicon)"
+    }
+}
+
 /// `parley dict export LANG FILE`.
 struct DictExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,7 +84,7 @@ struct DictExportCommand: AsyncParsableCommand {
                 ? PLSLexicon.export(entries, language: target.code)
                 : entries.map { "\($0.word)\t\($0.ipa)\n" }.joined()
             try AtomicFile.write(text, to: file)
-            print("exported \(entries.count) entries to \(file)")
+            print("exported \(counted(entries.count, "entry", "entries")) to \(file)")
         }
     }
 }

@@ -39,7 +39,7 @@ struct GlossaryImportCommand: AsyncParsableCommand {
             let (from, to) = try pair.languages()
             let entries = try read(from: from, to: to)
             try pair.store().add(entries, from: from, to: to)
-            print("imported \(entries.count) entries into your \(from) → \(to) glossary")
+            print("imported \(counted(entries.count, "entry", "entries")) into your \(from) → \(to) glossary")
         }
     }
 
@@ -75,7 +75,7 @@ struct GlossaryExportCommand: AsyncParsableCommand {
                                       : GlossaryTBX.export(document.entries, from: from, to: to)
             guard let file, file != "-" else { return FileHandle.standardOutput.write(Data(text.utf8)) }
             try AtomicFile.write(text, to: file)
-            print("exported \(document.entries.count) entries to \(file)")
+            print("exported \(counted(document.entries.count, "entry", "entries")) to \(file)")
         }
     }
 }

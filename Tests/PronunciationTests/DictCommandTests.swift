@@ -84,4 +84,22 @@ struct DictCommandTests {
         #expect(list.stdout == "word    ipa    from\nvision  vɪʒən  user\n")
         #expect(try Self.parley(["dict", "list", "en", "judge"], directory: directory).stdout == "word   ipa     from\njudge  dʒˈʌdʒ  user\n")
     }
+
+    @Test("an import that finds no entry fails in one sentence and writes no dictionary")
+    func nothingToImport() throws {
+        let directory = try TestData.temporaryDirectory()
+        try "tomato təˈmɑːtoʊ\n".write(toFile: "\(directory)/spaces.tsv", atomically: true, encoding: .utf8)
+        try "zzyzxq\n".write(toFile: "\(directory)/unknown.txt", atomically: true, encoding: .utf8)
+        let file = try Self.parley(["dict", "import", "en", "\(directory)/spaces.tsv"], directory: directory)
+        #expect(file.status == 1)
+        #expect(file.stderr.hasSuffix("parley: nothing imported: \(directory)/spaces.tsv holds no entry "
+            + "(a word, a tab and its IPA pronunciation per line, or a PLS lexicon)\n"), "\(file.stderr)")
+        let cmu = try Self.parley(["dict", "import", "en", "--cmudict", "\(directory)/unknown.txt"], directory: directory)
+        #expect(cmu.status == 1)
+        #expect(cmu.stderr.hasSuffix("parley: nothing imported: none of the words in \(directory)/unknown.txt is in the CMU dictionary\n"))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/en.dict"))
+        try "tomato\ttəˈmɑːtoʊ\n".write(toFile: "\(directory)/one.tsv", atomically: true, encoding: .utf8)
+        let one = try Self.parley(["dict", "import", "en", "\(directory)/one.tsv"], directory: directory)
+        #expect(one.stdout == "imported 1 entry into \(directory)/en.dict\n", "\(one.stderr)")
+    }
 }
