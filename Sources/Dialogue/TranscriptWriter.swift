@@ -16,6 +16,11 @@ public struct TranscriptError: Error, Sendable, CustomStringConvertible {
         self.turnKept = turnKept
     }
 
+    /// The sentence for a file named on the command line, before the conversation starts.
+    public var atStartDescription: String {
+        "cannot write the transcript to \(path): \(reason); give another file with --transcript FILE, or --no-transcript"
+    }
+
     public var description: String {
         turnKept
             ? "cannot write the transcript to \(path): \(reason); the turns are kept and written there when it can take them, or choose another file with :transcript FILE"
@@ -53,7 +58,7 @@ public final class TranscriptWriter: Sendable {
         if descriptor < 0, errno == EEXIST {
             descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         }
-        guard descriptor >= 0 else { throw TranscriptError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw TranscriptError(path: path, reason: Self.systemReason(errno)) }
         var status = stat()
         let regular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         self.path = path
@@ -64,6 +69,12 @@ public final class TranscriptWriter: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// The system's words for `code`, lower-cased to sit inside a sentence ("is a directory").
+    static func systemReason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
 
     /// Removes the file when this writer created it and it is still empty: a conversation
     /// that ended without a turn leaves no empty transcript behind. Returns whether it did.
@@ -90,7 +101,7 @@ public final class TranscriptWriter: Sendable {
                 let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else {
-                    let reason = written < 0 ? String(cString: strerror(errno)) : "the file took nothing"
+                    let reason = written < 0 ? Self.systemReason(errno) : "the file took nothing"
                     if offset > 0, isRegularFile { _ = ftruncate(descriptor, off_t(end)) }
                     throw TranscriptError(path: path, reason: reason, turnKept: true)
                 }
@@ -107,7 +118,7 @@ public final class TranscriptWriter: Sendable {
         guard isRegularFile else { throw TranscriptError(path: path, reason: "it is not a regular file and cannot be read back") }
         let (start, end) = (startOffset, committedEnd.withLock { $0 })
         let reader = open(path, O_RDONLY | O_CLOEXEC)
-        guard reader >= 0 else { throw TranscriptError(path: path, reason: String(cString: strerror(errno))) }
+        guard reader >= 0 else { throw TranscriptError(path: path, reason: Self.systemReason(errno)) }
         defer { close(reader) }
         var data = [UInt8](repeating: 0, count: Int(end - start))
         var offset = 0

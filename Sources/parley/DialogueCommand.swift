@@ -93,10 +93,19 @@ struct DialogueCommand: AsyncParsableCommand {
         }
     }
 
+    /// A refusal before the conversation starts, in one sentence.
+    struct StartRefused: Error, CustomStringConvertible { var description: String }
+
     /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
     private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
         guard !noTranscript else { return nil }
-        if let transcript { return try TranscriptWriter(path: transcript) }
+        if let transcript {
+            do {
+                return try TranscriptWriter(path: transcript)
+            } catch let refused as TranscriptError {
+                throw StartRefused(description: refused.atStartDescription)
+            }
+        }
         let path = TranscriptWriter.defaultPath(stateDirectory: directories.state)
         do {
             return try TranscriptWriter(path: path)

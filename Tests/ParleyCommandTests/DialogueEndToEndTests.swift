@@ -111,6 +111,20 @@ struct DialogueEndToEndTests {
         #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer pocketsphinx --file reads '\(file)'")
     }
 
+    @Test func aTranscriptFileThatCannotBeOpenedStopsTheStartInOneSentence() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-e2e")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("plain.txt").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: plain))
+        let output = try ProcessRunner.parley(
+            ["dialog", "--typed-only", "--mute", "--no-history", "--transcript", plain + "/t.jsonl"],
+            input: Data("Good morning.\n".utf8))
+        #expect(output.status == 1)
+        #expect(output.stderr == "parley: cannot write the transcript to \(plain)/t.jsonl: not a directory; "
+                + "give another file with --transcript FILE, or --no-transcript\n")
+        #expect(!output.stdout.contains("→"), "no turn was taken: \(output.stdout)")
+    }
+
     @Test func typedOnlyWithoutAnAudioServerOffersMuteNotTheOptionAlreadyGiven() throws {
         let output = try ProcessRunner.parley(
             ["dialog", "--server", "unix:/nonexistent", "--typed-only", "--no-history", "--no-transcript"],
