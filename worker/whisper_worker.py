@@ -201,9 +201,106 @@ def pair_silent(readings):
             for no_speech, logprob, text in readings]
 
 
+def byte_decoder():
+    """GPT-2's byte-level alphabet, which Whisper's tokens are spelled in: each of the 256
+    bytes is one printable character (itself when printable, else one from U+0100 on, in
+    byte order); this maps the character back to its byte."""
+    printable = set(range(ord("!"), ord("~") + 1)) | set(range(0xA1, 0xAC + 1)) | set(range(0xAE, 0xFF + 1))
+    characters, shifted = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            characters[chr(byte)] = byte
+        else:
+            characters[chr(256 + shifted)] = byte
+            shifted += 1
+    return characters
+
+
+class VocabularyTokenizer:
+    """What faster-whisper asks of its Hugging Face tokenizer when it decodes, read from the
+    model's vocabulary (vocabulary.txt, or vocabulary.json) instead of tokenizer.json.
+
+    Loading tokenizer.json builds the BPE merge tables, about 22 MiB of resident memory
+    (measured here, whisper-base), only to turn text into tokens, which a decode without a
+    prompt never does. Decoding needs only each token's bytes: the tokens are kept as bytes,
+    and the special ones ("<|en|>") by name. The full tokenizer is loaded the first time text
+    must be encoded (a prompt: the phrases a person gave). `decode` is handed text tokens
+    (below <|endoftext|>), as faster-whisper's Tokenizer hands them; it gives what the
+    tokenizer gives for them, invalid UTF-8 included (U+FFFD)."""
+
+    SPECIAL = "<|"
+
+    def __init__(self, model_dir):
+        self.model_dir = model_dir
+        tokens = self.read_tokens(model_dir)
+        # Each character to the code point of its byte, so that Latin-1 then gives the bytes.
+        to_bytes = {ord(character): byte for character, byte in byte_decoder().items()}
+        self.ids = {token: index for index, token in enumerate(tokens) if token.startswith(self.SPECIAL)}
+        self.bytes = [token.encode("utf-8") if token.startswith(self.SPECIAL)
+                      else token.translate(to_bytes).encode("latin-1") for token in tokens]
+        self.full = None
+
+    @staticmethod
+    def read_tokens(model_dir):
+        text_file = os.path.join(model_dir, "vocabulary.txt")
+        if os.path.isfile(text_file):
+            with open(text_file, encoding="utf-8") as handle:
+                return handle.read().splitlines()
+        with open(os.path.join(model_dir, "vocabulary.json"), encoding="utf-8") as handle:
+            return json.load(handle)
+
+    def token_to_id(self, token):
+        if token.startswith(self.SPECIAL):
+            return self.ids.get(token)
+        return self.tokenizer().token_to_id(token)
+
+    def id_to_token(self, index):
+        token = self.bytes[index] if 0 <= index < len(self.bytes) else None
+        return token.decode("utf-8") if token is not None and token.startswith(b"<|") else self.tokenizer().id_to_token(index)
+
+    def decode(self, ids):
+        return b"".join(self.bytes[index] for index in ids).decode("utf-8", errors="replace")
+
+    def encode(self, text, add_special_tokens=True):
+        return self.tokenizer().encode(text, add_special_tokens=add_special_tokens)
+
+    def tokenizer(self):
+        """The full Hugging Face tokenizer, loaded when first needed."""
+        if self.full is None:
+            import tokenizers
+            self.full = tokenizers.Tokenizer.from_file(os.path.join(self.model_dir, "tokenizer.json"))
+        return self.full
+
+
+def whisper_model(model_dir, threads):
+    """faster-whisper's WhisperModel (1.2.1, pinned) on the model's own vocabulary: its
+    __init__ less the tokenizer.json load (see VocabularyTokenizer). A model folder with no
+    vocabulary file gets the stock WhisperModel."""
+    from faster_whisper import WhisperModel
+    if not any(os.path.isfile(os.path.join(model_dir, name)) for name in ("vocabulary.txt", "vocabulary.json")):
+        return WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
+    import ctranslate2
+    from faster_whisper.feature_extractor import FeatureExtractor
+    from faster_whisper.utils import get_logger
+
+    model = WhisperModel.__new__(WhisperModel)
+    model.logger = get_logger()
+    model.model = ctranslate2.models.Whisper(model_dir, device="cpu", compute_type="int8",
+                                             intra_threads=threads, inter_threads=1)
+    model.hf_tokenizer = VocabularyTokenizer(model_dir)
+    model.feat_kwargs = model._get_feature_kwargs(model_dir)
+    model.feature_extractor = FeatureExtractor(**model.feat_kwargs)
+    model.input_stride = 2
+    model.num_samples_per_token = model.feature_extractor.hop_length * model.input_stride
+    model.frames_per_second = model.feature_extractor.sampling_rate // model.feature_extractor.hop_length
+    model.tokens_per_second = model.feature_extractor.sampling_rate // model.num_samples_per_token
+    model.time_precision = 0.02
+    model.max_length = 448
+    return model
+
+
 class Decoder:
     def __init__(self, model_dir, threads):
-        from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
         from faster_whisper.transcribe import merge_punctuations
         import ctranslate2
@@ -211,7 +308,7 @@ class Decoder:
 
         self.np, self.ctranslate2, self.Tokenizer = numpy, ctranslate2, Tokenizer
         self.merge_punctuations = merge_punctuations
-        self.model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
+        self.model = whisper_model(model_dir, threads)
         # The language tokens the model was trained with (base: 99; the tokenizer knows one more).
         with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as handle:
             language_ids = json.load(handle).get("lang_ids") or []

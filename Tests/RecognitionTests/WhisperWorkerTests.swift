@@ -124,6 +124,50 @@ struct WhisperWorkerTests {
         ])
     }
 
+    @Test("the worker decodes with the model's vocabulary exactly as with its tokenizer.json, which it loads only to encode a prompt")
+    func vocabularyDecodesAsTheTokenizer() throws {
+        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
+                                                        models: DataDirectories.defaultModels(),
+                                                        dataHome: DataDirectories.personalData())
+        let model = try #require(installation.models.first).path
+        let script = """
+            import importlib.util, random, sys
+            spec = importlib.util.spec_from_file_location("worker", sys.argv[1])
+            worker = importlib.util.module_from_spec(spec); spec.loader.exec_module(worker)
+            import tokenizers
+            vocabulary = worker.VocabularyTokenizer(sys.argv[2])
+            print("loaded", vocabulary.full is not None)
+            reference = tokenizers.Tokenizer.from_file(sys.argv[2] + "/tokenizer.json")
+            end = vocabulary.token_to_id("<|endoftext|>")
+            differ = [i for i in range(end) if vocabulary.decode([i]) != reference.decode([i])]
+            random.seed(7)
+            for _ in range(5000):
+                ids = [random.randrange(end) for _ in range(random.randrange(1, 16))]
+                if vocabulary.decode(ids) != reference.decode(ids):
+                    differ.append(ids)
+            print("text tokens", end, "differ", len(differ))
+            specials = ["<|en|>", "<|es|>", "<|startoftranscript|>", "<|transcribe|>", "<|notimestamps|>", "<|nocaptions|>"]
+            print("special", all(vocabulary.token_to_id(t) == reference.token_to_id(t) for t in specials),
+                  vocabulary.id_to_token(vocabulary.token_to_id("<|es|>")))
+            print("multibyte", vocabulary.decode(reference.encode(" señor café 東京", add_special_tokens=False).ids))
+            print("loaded", vocabulary.full is not None)
+            print("encode", vocabulary.encode(" Elinor", add_special_tokens=False).ids == reference.encode(" Elinor", add_special_tokens=False).ids)
+            print("loaded", vocabulary.full is not None)
+            """
+        let worker = Fixtures.repository.appendingPathComponent("worker/whisper_worker.py").path
+        let output = try ProcessRunner.run([installation.python, "-c", script, worker, model])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n") == [
+            "loaded False",                         // decoding needs no tokenizer.json
+            "text tokens 50257 differ 0",           // every text token, and 5000 random runs of them
+            "special True <|es|>",
+            "multibyte  señor café 東京",
+            "loaded False",
+            "encode True",                          // a prompt loads the full tokenizer
+            "loaded True",
+        ], "\(output.stderr)")
+    }
+
     @Test("the framed request carries the header and the samples little-endian")
     func requestFrame() throws {
         let header = WhisperRequestHeader(id: 7, language: "es", prompt: nil, beam: 1, alternatives: 0, words: false)
