@@ -117,12 +117,13 @@ extension TurnCoordinator {
     }
 }
 
-/// The recognizer cannot decode an utterance in two languages at once.
+/// Both sides speak one language: the language cannot tell which side spoke.
 struct OneLanguage: Error, CustomStringConvertible {
     var language: String
     var description: String { "both sides speak \(language), so the language cannot tell who spoke" }
 }
 
+/// The recognizer cannot decode an utterance in two languages at once.
 struct PairUnavailable: Error, CustomStringConvertible {
     var description: String { "this recognizer cannot hear both languages at once (Whisper can)" }
 }
