@@ -34,7 +34,7 @@ struct DialogueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn) to this file.", valueName: "file"))
     var transcript: String?
 
-    @Option(name: .customLong("endpoint-ms"), help: ArgumentHelp("Trailing silence that ends a spoken turn.", valueName: "ms"))
+    @Option(name: .customLong("endpoint-ms"), parsing: .unconditional, help: ArgumentHelp("Trailing silence that ends a spoken turn.", valueName: "ms"))
     var endpointMilliseconds = 500
 
     @Option(help: ArgumentHelp("alternate: sides take turns; auto: either side may speak, each utterance goes to the side whose language it is (needs Whisper).",

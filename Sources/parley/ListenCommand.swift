@@ -52,7 +52,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per utterance.")
     var json = false
 
-    @Option(name: .customLong("endpoint-ms"), help: ArgumentHelp("Trailing silence, in ms, that ends an utterance.", valueName: "ms"))
+    @Option(name: .customLong("endpoint-ms"), parsing: .unconditional, help: ArgumentHelp("Trailing silence, in ms, that ends an utterance.", valueName: "ms"))
     var endpointMilliseconds = RecognitionOptions().endpointMilliseconds
 
     @Option(help: ArgumentHelp("From the microphone, stop after this many utterances (default: until Ctrl-C).", valueName: "n"))
@@ -63,7 +63,7 @@ struct ListenCommand: AsyncParsableCommand {
         if utterances != nil, file != nil { throw ValidationError("--utterances is for the microphone; a --file is recognized to its end.") }
         if hint != nil && grammar != nil { throw ValidationError("--hint and --grammar cannot be used together.") }
         if endpointMilliseconds < 10 || endpointMilliseconds > 10_000 {
-            throw ValidationError("--endpoint-ms must be between 10 and 10000.")
+            throw ValidationError("--endpoint-ms must be between 10 and 10000 milliseconds")
         }
     }
 

@@ -33,7 +33,8 @@ struct SayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Preferred voice gender.", valueName: "male|female"))
     var gender: GenderOption?
 
-    @Option(help: ArgumentHelp("Speaking rate, 0…1; 0.5 is normal, 1 is four times as fast.", valueName: "rate"))
+    @Option(parsing: .unconditional,  // a negative value reaches the range check
+            help: ArgumentHelp("Speaking rate, 0…1; 0.5 is normal, 1 is four times as fast.", valueName: "rate"))
     var rate: Double = Utterance.defaultRate
 
     @Option(help: ArgumentHelp("Pitch multiplier, 0.5…2; 1 is the voice's own.", valueName: "pitch"))

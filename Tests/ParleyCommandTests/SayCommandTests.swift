@@ -75,6 +75,13 @@ struct SayCommandTests {
         let rate = try ProcessRunner.parley(["say", "--rate", "1.5", "hi"])
         #expect(rate.status == 64)
         #expect(rate.stderr.contains("--rate 1.5 is out of range"))
+        // A negative number is the option's value, checked like any other, not a missing one.
+        let negative = try ProcessRunner.parley(["say", "--rate", "-1", "hi"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.hasPrefix("Error: --rate -1.0 is out of range"), "\(negative.stderr)")
+        let endpoint = try ProcessRunner.parley(["listen", "--endpoint-ms", "-5", "--file", "x.wav"])
+        #expect(endpoint.status == 64)
+        #expect(endpoint.stderr.hasPrefix("Error: --endpoint-ms must be between 10 and 10000 milliseconds"), "\(endpoint.stderr)")
     }
 
     @Test("without --out, say speaks through the audio session into the chosen sink")
