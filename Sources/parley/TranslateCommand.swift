@@ -95,8 +95,15 @@ struct TranslateCommand: AsyncParsableCommand {
                                 printer: TranslationPrinter) async -> Int {
         var failures = 0
         for await line in StandardInputLines.stream() {
+            guard let text = line.text else {
+                failures += 1
+                printError("line \(line.number) of standard input is not UTF-8 text and was not translated; "
+                           + "convert the input first (for example iconv -f LATIN1 -t UTF-8)")
+                printer.printBlankLine()
+                continue
+            }
             do {
-                try printer.print(await translator.translateWithGlossary(line, from: source, to: target))
+                try printer.print(await translator.translateWithGlossary(text, from: source, to: target))
             } catch {
                 failures += 1
                 printError(String(describing: error))
@@ -173,10 +180,30 @@ struct TranslationPrinter {
 /// Standard input's lines, read on a thread of their own so that waiting for
 /// the next line never holds one of Swift's cooperative threads.
 enum StandardInputLines {
-    static func stream() -> AsyncStream<String> {
+    /// One line, without its line ending; `text` is nil when its bytes are not UTF-8.
+    struct Line: Sendable {
+        var number: Int
+        var text: String?
+    }
+
+    static func stream() -> AsyncStream<Line> {
         AsyncStream { continuation in
             let reader = Thread {
-                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+                // A stream of its own on a copy of descriptor 0: nothing else reads standard input here.
+                guard let input = fdopen(dup(STDIN_FILENO), "r") else { return continuation.finish() }
+                var buffer: UnsafeMutablePointer<CChar>?
+                var capacity = 0
+                var number = 0
+                defer { free(buffer); fclose(input) }
+                while true {
+                    let count = getline(&buffer, &capacity, input)
+                    guard count >= 0, let buffer else { break }
+                    number += 1
+                    var bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+                    if bytes.last == UInt8(ascii: "\n") { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
+                    if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
+                    continuation.yield(Line(number: number, text: String(validating: bytes, as: UTF8.self)))
+                }
                 continuation.finish()
             }
             reader.start()

@@ -21,6 +21,18 @@ import TranslationReference
         #expect(printed == (try lines.map { try apertium("eng-spa", $0) }))
     }
 
+    @Test func aLineThatIsNotUTF8IsRefusedInOneSentenceAndTheOthersAreTranslatedInPlace() throws {
+        var input = Data("Good morning.\n".utf8)
+        input += Data([0x63, 0x61, 0x66, 0xE9, 0x0A])              // "café" in Latin-1
+        input += Data("Where is the train station?\r\n".utf8)   // a CRLF line ending is a line ending
+        let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"], input: input)
+        #expect(output.status == 1)
+        #expect(output.stderr == "parley: line 2 of standard input is not UTF-8 text and was not translated; "
+                + "convert the input first (for example iconv -f LATIN1 -t UTF-8)\n")
+        let printed = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(printed == [try apertium("eng-spa", "Good morning."), "", try apertium("eng-spa", "Where is the train station?")])
+    }
+
     @Test func translatesTheTextArgument() throws {
         let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "es", "--to", "en-US",
                                             "¿Dónde", "está", "el", "hotel?"])
