@@ -12,6 +12,8 @@ public enum ReplInput: Sendable, Equatable {
     case interrupt
     /// SIGTERM, or SIGHUP (the terminal closed).
     case terminate
+    /// A line of standard input whose bytes are not UTF-8 text (a pipe fed Latin-1, say).
+    case notText
 }
 
 /// What the REPL needs from the rest of the program; the executable fills it
@@ -123,6 +125,15 @@ public actor ReplController {
         case .terminate:
             await coordinator.stop()
             return false
+        case .notText:
+            if !renderer.interactive {
+                await coordinator.waitUntilReady()
+                await catchUpWithEvents()
+            }
+            editor.printLine(renderer.style.paint(
+                "error: a line of the input is not UTF-8 text and was not taken; convert the input first "
+                    + "(for example iconv -f LATIN1 -t UTF-8)", .red))
+            return true
         }
     }
 

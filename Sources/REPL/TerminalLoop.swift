@@ -121,7 +121,10 @@ final class PlainInput: TerminalInput {
     }
 
     private func yieldLine(_ bytes: ArraySlice<UInt8>) {
-        var line = String(decoding: bytes, as: UTF8.self)
+        guard var line = String(validating: bytes, as: UTF8.self) else {
+            inputs.yield(.notText)
+            return
+        }
         if line.hasSuffix("\r") { line.removeLast() }
         inputs.yield(.line(line))
     }

@@ -57,6 +57,28 @@ struct PipeModeTests {
         ])
     }
 
+    @Test("a line that is not UTF-8 is refused in its place in the order, and the turn stays with its side")
+    func aLineThatIsNotTextIsRefused() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        var input = Data(":rate a 0.7\n".utf8)
+        input += Data([0x63, 0x61, 0x66, 0xE9, 0x0A])   // "café" in Latin-1
+        input += Data("Hello there\n".utf8)
+        let output = try ProcessRunner.run([harnessBinary, "--transcript", transcript], input: input,
+                                           environment: environment(directory))
+        #expect(output.status == 0, "\(output.stderr)")
+        let answers = output.stdout.split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("note: side") || $0.hasPrefix("error:") || $0.hasPrefix("A en-US:") }
+        #expect(answers == [
+            "note: side A is spoken to at rate 0.7",
+            "error: a line of the input is not UTF-8 text and was not taken; convert the input first (for example iconv -f LATIN1 -t UTF-8)",
+            "A en-US: Hello there (typed)",
+        ])
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+        #expect(turns.count == 1 && !turns[0].contains("\u{FFFD}"))
+    }
+
     @Test func parleyTranslatesTypedLinesLikeApertiumAndWritesTheTranscript() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
