@@ -117,12 +117,25 @@ struct SayCommand: AsyncParsableCommand {
 
     /// The arguments joined, or all of standard input.
     private func spokenText() throws -> String {
-        let text = self.text.isEmpty
-            ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            : self.text.joined(separator: " ")
+        let text: String
+        if self.text.isEmpty {
+            guard let input = String(validating: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) else {
+                throw NotText()
+            }
+            text = input
+        } else {
+            text = self.text.joined(separator: " ")
+        }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ValidationError("nothing to say: give the text as an argument or on standard input")
         }
         return text
+    }
+}
+
+/// Standard input that is not UTF-8 text.
+struct NotText: Error, CustomStringConvertible {
+    var description: String {
+        "standard input is not UTF-8 text; convert it first (for example iconv -f LATIN1 -t UTF-8)"
     }
 }
