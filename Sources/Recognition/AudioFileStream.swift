@@ -113,12 +113,13 @@ public final class AudioFileStream {
     private static func checkRegularFile(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let reason = errno == ENOENT ? "the file does not exist" : String(cString: strerror(errno))
+            let reason = errno == ENOENT ? "the file does not exist" : String(cString: strerror(errno)).lowercased()
             throw RecognitionError.unreadableAudio(path: path, reason: reason)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw RecognitionError.unreadableAudio(path: path, reason: "it is \(DataFile.fileKind(info.st_mode)), not an audio file")
         }
+        guard info.st_size > 0 else { throw RecognitionError.unreadableAudio(path: path, reason: "the file is empty") }
     }
 
     /// Refuses a header whose rate, channel count or length cannot be true or cannot be converted.

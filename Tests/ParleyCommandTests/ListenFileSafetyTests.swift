@@ -30,7 +30,7 @@ struct ListenFileSafetyTests {
         #expect(output.stdout.isEmpty)
     }
 
-    @Test("a text file and a truncated WAV file fail with one sentence each, exit 1")
+    @Test("an empty file, a text file and a truncated WAV file fail with one sentence each, exit 1")
     func notAudio() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -38,7 +38,10 @@ struct ListenFileSafetyTests {
         try Data("These are notes, not audio.\n".utf8).write(to: URL(fileURLWithPath: text))
         let truncated = directory.appendingPathComponent("truncated.wav").path
         try Data("RIFF\u{10}\0\0\0WAVEfmt ".utf8).write(to: URL(fileURLWithPath: truncated))
+        let empty = directory.appendingPathComponent("empty.wav").path
+        try Data().write(to: URL(fileURLWithPath: empty))
         let expected = [
+            empty: "the file is empty",
             text: "it is not in an audio format libsndfile reads (WAV, FLAC, Ogg, AIFF and others; "
                 + "headerless 16 kHz 16-bit mono audio needs the .raw extension)",
             truncated: "libsndfile refused it (",
