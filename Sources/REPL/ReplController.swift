@@ -131,8 +131,7 @@ public actor ReplController {
                 await catchUpWithEvents()
             }
             editor.printLine(renderer.style.paint(
-                "error: a line of the input is not UTF-8 text and was not taken; convert the input first "
-                    + "(for example iconv -f LATIN1 -t UTF-8)", .red))
+                "error: a line of the input is not UTF-8 text and was not taken; \(TextInput.conversionHint)", .red))
             return true
         }
     }

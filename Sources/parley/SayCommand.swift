@@ -136,6 +136,6 @@ struct SayCommand: AsyncParsableCommand {
 /// Standard input that is not UTF-8 text.
 struct NotText: Error, CustomStringConvertible {
     var description: String {
-        "standard input is not UTF-8 text; convert it first (for example iconv -f LATIN1 -t UTF-8)"
+        "standard input is not UTF-8 text; \(TextInput.conversionHint)"
     }
 }

@@ -97,8 +97,7 @@ struct TranslateCommand: AsyncParsableCommand {
         for await line in StandardInputLines.stream() {
             guard let text = line.text else {
                 failures += 1
-                printError("line \(line.number) of standard input is not UTF-8 text and was not translated; "
-                           + "convert the input first (for example iconv -f LATIN1 -t UTF-8)")
+                printError("line \(line.number) of standard input is not UTF-8 text and was not translated; \(TextInput.conversionHint)")
                 printer.printBlankLine()
                 continue
             }

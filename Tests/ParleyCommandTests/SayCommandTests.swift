@@ -77,7 +77,7 @@ struct SayCommandTests {
         #expect(rate.stderr.contains("--rate 1.5 is out of range"))
         let latin1 = try ProcessRunner.parley(["say", "--out", "/tmp/never.wav"], input: Data([0x63, 0x61, 0x66, 0xE9]))
         #expect(latin1.status == 1)
-        #expect(latin1.stderr == "parley: standard input is not UTF-8 text; convert it first (for example iconv -f LATIN1 -t UTF-8)\n")
+        #expect(latin1.stderr == "parley: standard input is not UTF-8 text; convert it to UTF-8 first (for example iconv -f LATIN1 -t UTF-8)\n")
         // A negative number is the option's value, checked like any other, not a missing one.
         let negative = try ProcessRunner.parley(["say", "--rate", "-1", "hi"])
         #expect(negative.status == 64)

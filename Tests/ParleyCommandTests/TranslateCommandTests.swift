@@ -28,7 +28,7 @@ import TranslationReference
         let output = try ProcessRunner.run([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"], input: input)
         #expect(output.status == 1)
         #expect(output.stderr == "parley: line 2 of standard input is not UTF-8 text and was not translated; "
-                + "convert the input first (for example iconv -f LATIN1 -t UTF-8)\n")
+                + "convert it to UTF-8 first (for example iconv -f LATIN1 -t UTF-8)\n")
         let printed = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         #expect(printed == [try apertium("eng-spa", "Good morning."), "", try apertium("eng-spa", "Where is the train station?")])
     }

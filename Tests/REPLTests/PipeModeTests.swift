@@ -8,6 +8,12 @@ let harnessBinary = (ProcessRunner.parleyBinary as NSString).deletingLastPathCom
 
 @Suite("Without a terminal")
 struct PipeModeTests {
+    /// The lines that answer input lines: notes about a side, errors, side A's turns.
+    static func answers(in stdout: String) -> [String] {
+        stdout.split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("note: side") || $0.hasPrefix("error:") || $0.hasPrefix("A en-US:") }
+    }
+
     private func environment(_ state: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
@@ -44,8 +50,7 @@ struct PipeModeTests {
         let output = try ProcessRunner.run([harnessBinary], input: Data(input.utf8),
                                            environment: environment(directory))
         #expect(output.status == 0, "\(output.stderr)")
-        let answers = output.stdout.split(separator: "\n").map(String.init)
-            .filter { $0.hasPrefix("note: side") || $0.hasPrefix("error:") || $0.hasPrefix("A en-US:") }
+        let answers = Self.answers(in: output.stdout)
         #expect(answers == [
             "note: side A is spoken to at rate 0.7",
             "error: unknown command ':swp'; did you mean :swap? (:help lists them)",
@@ -68,11 +73,10 @@ struct PipeModeTests {
         let output = try ProcessRunner.run([harnessBinary, "--transcript", transcript], input: input,
                                            environment: environment(directory))
         #expect(output.status == 0, "\(output.stderr)")
-        let answers = output.stdout.split(separator: "\n").map(String.init)
-            .filter { $0.hasPrefix("note: side") || $0.hasPrefix("error:") || $0.hasPrefix("A en-US:") }
+        let answers = Self.answers(in: output.stdout)
         #expect(answers == [
             "note: side A is spoken to at rate 0.7",
-            "error: a line of the input is not UTF-8 text and was not taken; convert the input first (for example iconv -f LATIN1 -t UTF-8)",
+            "error: a line of the input is not UTF-8 text and was not taken; convert it to UTF-8 first (for example iconv -f LATIN1 -t UTF-8)",
             "A en-US: Hello there (typed)",
         ])
         let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
