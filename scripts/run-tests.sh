@@ -31,6 +31,15 @@ $swift build --build-tests ${SWIFT_FLAGS:-} || exit 1
 # test runner and each parley were waiting.
 target_seconds=${PARLEY_TARGET_SECONDS:-600}
 
+# The failed expectations in a log, each with the message the test gave it:
+# Swift Testing prints that message, and the source comments above the
+# expectation, on the "↳" lines that follow; the comments are left out.
+issues_of() {
+  awk '/^✘ Test .* (recorded an issue|failed after)/ && !/^✘ Test run/ { print substr($0, 1, 2000); open = /recorded an issue/; next }
+       open && /^↳ / { if ($0 !~ /^↳ \/\//) print "  " substr($0, 1, 2000); next }
+       { open = 0 }' "$1"
+}
+
 # Runs `swift test` for FILTER into $log in a session of its own, so that a run
 # past its time can be stopped with every process it started; its status.
 run_target() {
@@ -107,14 +116,15 @@ for entry in $selection; do
   target_started=$SECONDS
   run_target "$filter"
   status=$?
-  grep -E '✘|Test run with|error:|[Ff]atal' "$log"
+  grep -E '✘|Test run with|error:|[Ff]atal' "$log" | grep -vE '^✘ Test .* recorded an issue'
+  issues_of "$log" | grep -vE '^✘ Test .* failed after'
   echo "   ($target: $((SECONDS - target_started)) s)"
   ran=$(grep -oE 'Test run with [0-9]+ test' "$log" | grep -oE '[0-9]+' | tail -1)
   bad=$(grep -E '^✘ Test .* failed after' "$log" | grep -vc '^✘ Test run')
   if [ "$status" -eq 124 ] && [ -f "$log.hang" ]; then
     # A hang: whatever failed before it, plus the diagnosis.
     cat "$log.hang"
-    grep -E '^✘ Test .* (recorded an issue|failed after)' "$log" | grep -v '^✘ Test run' | cut -c1-2000 >>"$failures"
+    issues_of "$log" >>"$failures"
     cat "$log.hang" >>"$failures"
     rm -f "$log.hang"
     bad=$((bad + 1))
@@ -122,7 +132,7 @@ for entry in $selection; do
     bad=1
     { echo "$target ended with status $status; its last lines:"; tail -n 15 "$log"; } >>"$failures"
   else
-    grep -E '^✘ Test .* (recorded an issue|failed after)' "$log" | grep -v '^✘ Test run' | cut -c1-2000 >>"$failures"
+    issues_of "$log" >>"$failures"
   fi
   if [ "${ran:-0}" -eq 0 ] && [ -z "$user_filter" ] && [ "$status" -eq 0 ]; then
     # Counted as one failure: a target that should run tests and ran none tested nothing.
