@@ -22,10 +22,12 @@ public struct AudioServerUnavailable: Error, Sendable, Equatable, CustomStringCo
 
     public var description: String { described(offering: "--typed-only") }
 
-    /// The sentence, ending with the option that does without the server (`--mute` when the microphone is already off).
-    public func described(offering option: String) -> String {
+    /// The sentence, ending with the command's option that does without the server
+    /// (`--typed-only` for a conversation, `--mute` when its microphone is already off,
+    /// `--file` for `listen`); nil for a command that cannot do without one.
+    public func described(offering option: String?) -> String {
         "no PulseAudio server at \(server ?? "the default address") (\(reason)); "
-            + "start one (pulseaudio --start) or pass --server, or use \(option)"
+            + "start one (pulseaudio --start) or pass --server" + (option.map { ", or use \($0)" } ?? "")
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Locales
 import Foundation
+import Logging
 
 /// Options every command that touches data or audio accepts.
 struct CommonOptions: ParsableArguments {
@@ -25,6 +26,14 @@ struct CommonOptions: ParsableArguments {
         AudioSessionOptions(server: server, source: source, sink: sink)
     }
 
+    /// Opens the audio session `--server`, `--source` and `--sink` describe. Without a
+    /// server, the one sentence names `withoutServer`, this command's way to do without one.
+    func openAudioSession(withoutServer: String?) async throws -> AudioSession {
+        let session = AudioSession(options: audioSessionOptions(), logger: Logger(label: "parley.audio"))
+        try await NoAudioServer.rephrasing(withoutServer) { try await session.open() }
+        return session
+    }
+
     /// The data directories, with the overrides given on the command line.
     func directories() throws -> DataDirectories {
         try DataDirectories.discover(userOverride: dictionaries, modelsOverride: models)
@@ -33,6 +42,23 @@ struct CommonOptions: ParsableArguments {
     /// The locale tables from the shipped data and the user's overrides.
     func localeRegistry() throws -> LocaleRegistry {
         try LocaleRegistry.load(from: directories().layered)
+    }
+}
+
+/// No audio server, said for one command: what it can do instead, or nothing.
+struct NoAudioServer: Error, CustomStringConvertible {
+    var unavailable: AudioServerUnavailable
+    var withoutServer: String?
+
+    var description: String { unavailable.described(offering: withoutServer) }
+
+    /// Runs `body`; a missing server is said with `withoutServer` instead of the conversation's option.
+    static func rephrasing<T>(_ withoutServer: String?, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let unavailable as AudioServerUnavailable {
+            throw NoAudioServer(unavailable: unavailable, withoutServer: withoutServer)
+        }
     }
 }
 

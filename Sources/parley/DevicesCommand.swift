@@ -20,7 +20,9 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailure {
-            let devices = try await AudioSession.devices(server: common.server, logger: Logger(label: "parley.devices"))
+            let devices = try await NoAudioServer.rephrasing(nil) {
+                try await AudioSession.devices(server: common.server, logger: Logger(label: "parley.devices"))
+            }
             json ? try printJSON(devices) : printTable(devices)
         }
     }

@@ -165,8 +165,8 @@ struct DictSayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let override = try target.dictionaries().load(language: target.code).entry(for: word)
-            if override == nil { printError("note: '\(word)' has no \(target.code) dictionary entry; it is spoken once, as eSpeak NG says it") }
             let output = try await SpeechOutput(file: out, common: target.common)
+            if override == nil { printError("note: '\(word)' has no \(target.code) dictionary entry; it is spoken once, as eSpeak NG says it") }
             try await PronunciationPreview.play(word: word, mnemonics: override?.mnemonics, voice: .identifier(try target.voice()),
                                                 synthesizer: ESpeakSynthesizer(), sink: output.sink)
             try await output.close()

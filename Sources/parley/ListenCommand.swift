@@ -92,8 +92,7 @@ struct ListenCommand: AsyncParsableCommand {
     /// until `--utterances` utterances have been printed.
     private func listenLive(_ recognizer: RecognizerRouter, locale: LocaleTag,
                             printer: UtterancePrinter) async throws {
-        let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
-        try await session.open()
+        let session = try await common.openAudioSession(withoutServer: "--file")
         let options = try options()
         let limit = utterances
         let listening = Task {

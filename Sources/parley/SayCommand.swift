@@ -79,10 +79,10 @@ struct SayCommand: AsyncParsableCommand {
                 overrides: loadPronunciationOverrides(directories, languages: [try await language(of: voice, directories)]))
             let utterance = Utterance(text: try spokenText(), voice: voice,
                                       rate: rate, pitchMultiplier: pitch, volume: volume)
+            let output = try await SpeechOutput(file: out, common: common)
             if RateScale.isClamped(rate) {
                 printError("note: rate \(rate) is slower than eSpeak NG can speak; speaking at its slowest, \(RateScale.floorWordsPerMinute) words per minute")
             }
-            let output = try await SpeechOutput(file: out, common: common)
             try await synthesizer.speak(utterance, to: output.sink)
             try await output.close()
             if let file = output.file {

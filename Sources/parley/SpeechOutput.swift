@@ -17,8 +17,7 @@ struct SpeechOutput {
             let file = try WAVFileSink(path: path)
             (sink, self.file) = (file, file)
         } else {
-            let session = AudioSession(options: common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
-            try await session.open()
+            let session = try await common.openAudioSession(withoutServer: "--out")
             (sink, file) = (session, nil)
         }
     }

@@ -17,11 +17,24 @@ import TestSupport
         #expect(microphone?["isMonitor"] as? Bool == true)
     }
 
-    @Test func noServerIsOneSentenceAndStatusOne() throws {
-        let output = try ProcessRunner.parley(["devices", "--server", "unix:/nonexistent/parley/native"])
+    /// Without a server each command says so in one sentence, and offers its own way to do
+    /// without one: `--typed-only` belongs to the conversation, not to these.
+    @Test(arguments: [
+        (["devices"], nil),
+        (["listen"], "--file"),
+        (["say", "Hello."], "--out"),
+        (["dict", "say", "en", "hello"], "--out"),
+    ] as [([String], String?)])
+    func noServerIsOneSentenceAndStatusOne(command: [String], offered: String?) throws {
+        let output = try ProcessRunner.parley(command + ["--server", "unix:/nonexistent/parley/native"], input: Data())
         #expect(output.status == 1)
-        #expect(output.stderr.hasPrefix("parley: no PulseAudio server at unix:/nonexistent/parley/native"))
-        #expect(output.stderr.split(separator: "\n").count == 1)
+        #expect(output.stderr.hasPrefix("parley: no PulseAudio server at unix:/nonexistent/parley/native"), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+        if let offered {
+            #expect(output.stderr.hasSuffix("or pass --server, or use \(offered)\n"), "\(output.stderr)")
+        } else {
+            #expect(output.stderr.hasSuffix("or pass --server\n"), "\(output.stderr)")
+        }
     }
 
     @Test func doctorMeasuresActivationOnTheChosenDevices() throws {
