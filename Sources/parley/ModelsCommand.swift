@@ -126,6 +126,13 @@ struct AddModel: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let source = (directory as NSString).expandingTildeInPath
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
+                throw ValidationError("there is no \(source); give the folder the model's files are in")
+            }
+            guard isFolder.boolValue else {
+                throw ValidationError("\(source) is a file; give the folder the model's files are in")
+            }
             let models = try common.directories().models
             if WhisperModelFolder.looksLikeModel(source) {
                 if locale != nil {

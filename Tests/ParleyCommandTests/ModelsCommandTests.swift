@@ -148,6 +148,9 @@ struct ModelsCommandTests {
             ([WhisperRecognitionTests.installedModel, "--locale", "en-GB"], "parley: --locale is for PocketSphinx models"),
             (["/usr/share/pocketsphinx/model/en-us", "--locale", "en-GB", "--name", "mine"], "parley: --name is for Whisper models"),
             (["/usr/share/pocketsphinx/model/en-us", "--locale", "en-GB", "--keep-weights"], "parley: --keep-weights is for Whisper models"),
+            // A path that is no folder is said as such, not as a folder of the wrong kind.
+            ([models.path + "/nowhere"], "parley: there is no \(models.path)/nowhere; give the folder"),
+            ([WhisperRecognitionTests.installedModel + "/model.bin"], "parley: \(WhisperRecognitionTests.installedModel)/model.bin is a file; give the folder"),
         ] {
             let refused = try ProcessRunner.parley(["models", "add"] + arguments + ["--models", models.path])
             #expect(refused.status == 1 && refused.stderr.hasPrefix(message), "\(arguments): \(refused.stderr)")
