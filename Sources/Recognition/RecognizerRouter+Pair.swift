@@ -7,12 +7,20 @@ extension RecognizerRouter: LanguagePairRecognizer {
     public func makePairRequest(first: LocaleTag, second: LocaleTag,
                                 options: RecognitionOptions) async throws -> any RecognitionRequest {
         guard let whisper else {
-            throw RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language",
+            if whisperLeftOut { throw PairNeedsWhisper() }
+            throw RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language,",
                                                 remedy: "run `make models`, or use `--turns alternate`")
         }
         for locale in [first, second] where await engine(for: locale) != .whisper {
             throw RecognitionError.unsupportedLocale(locale, installed: await whisper.supportedLocales())
         }
         return try await whisper.makePairRequest(first: first, second: second, options: options)
+    }
+}
+
+/// Hands-free turns asked of a conversation that `--recognizer pocketsphinx` keeps off Whisper.
+public struct PairNeedsWhisper: Error, CustomStringConvertible {
+    public var description: String {
+        "they hear both languages with Whisper, which --recognizer pocketsphinx leaves out of this conversation"
     }
 }

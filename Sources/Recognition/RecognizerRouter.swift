@@ -63,6 +63,8 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     public let whisper: WhisperRecognizer?
     /// PocketSphinx.
     public let pocketsphinx: PocketSphinxRecognizer?
+    /// Whether `--recognizer pocketsphinx` left Whisper out (rather than its not being installed).
+    public let whisperLeftOut: Bool
     private let preferences: RecognizerPreferences
     private let choices = Mutex<[String: RecognizerKind]>([:])
 
@@ -70,6 +72,7 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     public init(whisper: WhisperRecognizer?, pocketsphinx: PocketSphinxRecognizer?,
                 preferences: RecognizerPreferences = .standard, forced: RecognizerKind? = nil) {
         self.whisper = forced == .pocketsphinx ? nil : whisper
+        whisperLeftOut = forced == .pocketsphinx
         self.pocketsphinx = forced == .whisper ? nil : pocketsphinx
         self.preferences = preferences
     }

@@ -65,6 +65,9 @@ struct DialogueCommand: AsyncParsableCommand {
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
         }
+        if turns == .auto, recognition.recognizer == .pocketsphinx {
+            throw ValidationError("--turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
+        }
     }
 
     func run() async throws {

@@ -73,6 +73,37 @@ struct HandsFreeDialogueTests {
         try expectSpeech(heardOnSpeaker, saying: try #require(flipped["translation"] as? String), locale: "es-ES", in: directory)
     }
 
+    @Test("without a Whisper model, hands-free turns are off in one note that says how to get them; turns alternate")
+    func withoutWhisper() throws {
+        let models = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: models) }
+        let output = try ProcessRunner.parley(["dialog", "--turns", "auto", "--models", models.path, "--mute",
+                                               "--no-history", "--no-transcript"], input: Data("Good morning.\n".utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let said = (output.stdout + output.stderr).split(separator: "\n")
+        #expect(said.filter { $0.contains("hands-free turns are off") }
+                    == ["note: hands-free turns are off: Whisper, which hands-free turns need to hear either language, "
+                        + "is not installed; run `make models`, or use `--turns alternate`; turns alternate"], "\(said)")
+        #expect(said.contains { $0.hasPrefix("→ es-ES: ") }, "the typed turn is translated: \(said)")
+    }
+
+    @Test("--recognizer pocketsphinx leaves Whisper out: --turns auto with it is refused, :turns auto says why it is off")
+    func pocketSphinxChosen() throws {
+        let refused = try ProcessRunner.parley(["dialog", "--turns", "auto", "--recognizer", "pocketsphinx", "--no-history"],
+                                               input: Data())
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("Error: --turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out"),
+                "\(refused.stderr)")
+        // Whisper is installed here: the note must not say it is not.
+        let output = try ProcessRunner.parley(["dialog", "--recognizer", "pocketsphinx", "--mute", "--no-history", "--no-transcript"],
+                                              input: Data(":turns auto\nGood morning.\n".utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        let said = (output.stdout + output.stderr).split(separator: "\n")
+        #expect(said.filter { $0.contains("hands-free turns are off") }
+                    == ["note: hands-free turns are off: they hear both languages with Whisper, which --recognizer pocketsphinx "
+                        + "leaves out of this conversation; turns alternate"], "\(said)")
+    }
+
     /// Spanish speech by eSpeak NG (es-419 at 140 words a minute, as in the Whisper tests).
     private func spanishClip(_ sentence: String, named name: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("\(name).wav").path
