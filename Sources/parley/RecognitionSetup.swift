@@ -27,6 +27,9 @@ struct RecognitionChoiceOptions: ParsableArguments {
     var phrases: String?
 
     func validate() throws {
+        if phrases != nil, recognizer == .pocketsphinx {
+            throw ValidationError("--phrases guide Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
+        }
         _ = try loadPhrases()
     }
 

@@ -10,7 +10,10 @@ func recognizerCommand(_ router: RecognizerRouter?, sides: [DialogueSide: Locale
     if let side, let name, let kind = RecognizerKind(rawValue: name), let locale = sides[side] {
         guard await router.canServe(kind, locale) else {
             return "error: \(name) cannot recognize \(locale) here"
-                + (kind == .whisper && router.whisper == nil ? " (Whisper is not installed: run make models)" : "")
+                + (kind == .whisper && router.whisper == nil
+                    ? (router.whisperLeftOut ? " (--recognizer pocketsphinx left Whisper out of this conversation)"
+                                             : " (Whisper is not installed: run make models)")
+                    : "")
         }
         router.choose(kind, for: locale)
         return "side \(side) (\(locale)) is now recognized by \(name)"

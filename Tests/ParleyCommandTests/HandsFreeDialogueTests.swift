@@ -87,7 +87,7 @@ struct HandsFreeDialogueTests {
         #expect(said.contains { $0.hasPrefix("→ es-ES: ") }, "the typed turn is translated: \(said)")
     }
 
-    @Test("--recognizer pocketsphinx leaves Whisper out: --turns auto with it is refused, :turns auto says why it is off")
+    @Test("--recognizer pocketsphinx leaves Whisper out: --turns auto and --phrases with it are refused; :turns auto and :recognizer say why")
     func pocketSphinxChosen() throws {
         let refused = try ProcessRunner.parley(["dialog", "--turns", "auto", "--recognizer", "pocketsphinx", "--no-history"],
                                                input: Data())
@@ -96,12 +96,25 @@ struct HandsFreeDialogueTests {
                 "\(refused.stderr)")
         // Whisper is installed here: the note must not say it is not.
         let output = try ProcessRunner.parley(["dialog", "--recognizer", "pocketsphinx", "--mute", "--no-history", "--no-transcript"],
-                                              input: Data(":turns auto\nGood morning.\n".utf8))
+                                              input: Data(":turns auto\nGood morning.\n:recognizer A whisper\n".utf8))
         #expect(output.status == 0, "\(output.stderr)")
         let said = (output.stdout + output.stderr).split(separator: "\n")
         #expect(said.filter { $0.contains("hands-free turns are off") }
                     == ["note: hands-free turns are off: they hear both languages with Whisper, which --recognizer pocketsphinx "
                         + "leaves out of this conversation; turns alternate"], "\(said)")
+        #expect(said.contains("error: whisper cannot recognize en-US here (--recognizer pocketsphinx left Whisper out of this conversation)"),
+                "\(said)")
+        // --phrases guide Whisper alone: with PocketSphinx chosen they are a mistake, said at once.
+        let phrases = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: phrases) }
+        try "Dashwood\n".write(to: phrases.appendingPathComponent("p.txt"), atomically: true, encoding: .utf8)
+        for command in [["listen", "--file", Fixtures.recording("goforward.raw")], ["dialog", "--no-history"]] {
+            let refusedPhrases = try ProcessRunner.parley(command + ["--recognizer", "pocketsphinx", "--phrases",
+                                                                     phrases.appendingPathComponent("p.txt").path], input: Data())
+            #expect(refusedPhrases.status == 64, "\(command): \(refusedPhrases.stderr)")
+            #expect(refusedPhrases.stderr.hasPrefix("Error: --phrases guide Whisper, which --recognizer pocketsphinx leaves out"),
+                    "\(refusedPhrases.stderr)")
+        }
     }
 
     /// Spanish speech by eSpeak NG (es-419 at 140 words a minute, as in the Whisper tests).
