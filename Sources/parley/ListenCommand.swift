@@ -62,6 +62,9 @@ struct ListenCommand: AsyncParsableCommand {
         if let utterances, utterances < 1 { throw ValidationError("--utterances must be at least 1.") }
         if utterances != nil, file != nil { throw ValidationError("--utterances is for the microphone; a --file is recognized to its end.") }
         if hint != nil && grammar != nil { throw ValidationError("--hint and --grammar cannot be used together.") }
+        if grammar != nil, recognition.recognizer == .whisper {
+            throw ValidationError("--grammar is for PocketSphinx, which --recognizer whisper leaves out; give one or the other")
+        }
         if endpointMilliseconds < 10 || endpointMilliseconds > 10_000 {
             throw ValidationError("--endpoint-ms must be between 10 and 10000 milliseconds")
         }
@@ -136,7 +139,9 @@ struct ListenCommand: AsyncParsableCommand {
         case nil:
             if recognition.recognizer == .whisper, let whisper = recognizer.whisper { try await whisper.start() }
             if case .grammar = options.hint {
-                throw RecognitionError.unsupportedLocale(locale, installed: await recognizer.supportedLocales())
+                let whisperServes = await recognizer.canServe(.whisper, locale)
+                throw GrammarNeedsPocketSphinx(locale: locale, pocketSphinxLocales: ModelRegistry(userDirectory: directories.models).supportedLocales,
+                                               whisperServes: whisperServes)
             }
             throw UnservedRecognition(locale: locale, registry: registry, installation: whisperInstallation(directories),
                                       models: ModelRegistry(userDirectory: directories.models),
@@ -159,6 +164,19 @@ struct ListenCommand: AsyncParsableCommand {
             options.hint = .confirmation
         }
         return options
+    }
+}
+
+/// `--grammar` for a locale PocketSphinx has no model for: grammars are PocketSphinx's alone.
+struct GrammarNeedsPocketSphinx: Error, CustomStringConvertible {
+    var locale: LocaleTag
+    var pocketSphinxLocales: [LocaleTag]
+    var whisperServes: Bool
+
+    var description: String {
+        let has = pocketSphinxLocales.isEmpty ? "it has no model" : "it has \(pocketSphinxLocales.map(\.description).joined(separator: ", "))"
+        return "a --grammar needs PocketSphinx, which has no model for \(locale) (\(has))"
+            + (whisperServes ? "; without --grammar, Whisper hears \(locale)" : "; a PocketSphinx model for it can be added with `parley models add`")
     }
 }
 

@@ -68,6 +68,20 @@ struct ListenCommandTests {
         #expect(grammar.stderr == "parley: cannot read the grammar file /nonexistent/x.gram; give a JSGF grammar saved as UTF-8 text\n")
         let both = try listen(["--file", "x.wav", "--hint", "confirmation", "--grammar", "x.gram"])
         #expect(both.status == 64)
+
+        // A grammar is PocketSphinx's alone: not with --recognizer whisper, and not for a locale
+        // PocketSphinx has no model for (said as that, not as a list of Whisper's languages).
+        let cards = Fixtures.recording("cards/cards.gram")
+        let whisperChosen = try ProcessRunner.parley(["listen", "--file", Fixtures.recording("goforward.raw"), "--grammar", cards,
+                                                      "--recognizer", "whisper"])
+        #expect(whisperChosen.status == 64)
+        #expect(whisperChosen.stderr.hasPrefix("Error: --grammar is for PocketSphinx, which --recognizer whisper leaves out"),
+                "\(whisperChosen.stderr)")
+        let unmodelled = try ProcessRunner.parley(["listen", "--file", Fixtures.recording("goforward.raw"), "--grammar", cards,
+                                                   "--locale", "es-ES"])
+        #expect(unmodelled.status == 1)
+        #expect(unmodelled.stderr == "parley: a --grammar needs PocketSphinx, which has no model for es-ES (it has en-US); "
+                + "without --grammar, Whisper hears es-ES\n")
     }
 
     @Test("from the microphone: a recording played into it is recognized, partial results first")
