@@ -116,7 +116,9 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case let .unsupportedLocale(locale, installed):
-            let list = installed.map(\.description).joined(separator: ", ")
+            // Whisper's 99 languages would bury the sentence: past a few, a count.
+            let list = installed.count > 8 ? "\(installed.count) locales and languages"
+                : installed.map(\.description).joined(separator: ", ")
             return "no speech model for \(locale); installed: \(list.isEmpty ? "none" : list); "
                 + "a model for another locale goes in its own folder under the models directory (see `parley languages`)"
         case .emptyRecognition:

@@ -70,6 +70,10 @@ import Testing
     @Test func unsupportedLocaleListsInstalledOnes() {
         let error = RecognitionError.unsupportedLocale(LocaleTag("es-ES")!, installed: [LocaleTag("en-US")!])
         #expect(error.description.hasPrefix("no speech model for es-ES; installed: en-US;"))
+        let many = RecognitionError.unsupportedLocale(LocaleTag("tlh")!, installed: ["en-US", "af", "am", "ar", "as", "az", "ba", "be", "bg"]
+            .map { LocaleTag($0)! })
+        #expect(many.description.hasPrefix("no speech model for tlh; installed: 9 locales and languages; "), "\(many)")
+        #expect(many.description.contains("`parley languages`"))
     }
 
     @Test func overridesAreCaseInsensitive() {
