@@ -10,8 +10,7 @@ extension TurnCoordinator {
         guard stages.recognizer != nil else { return "speech recognition is unavailable" }
         // A recognizer that serves a whole language (Whisper) lists it bare: `es` serves es-ES.
         guard recognizableLocales.contains(locale) || recognizableLocales.contains(LocaleTag(language: locale.language)) else {
-            let installed = recognizableLocales.sorted().map(\.description).joined(separator: ", ")
-            return "no speech model for \(locale) (installed: \(installed.isEmpty ? "none" : installed))"
+            return "no speech model for \(locale) (installed: \(RecognitionError.listed(recognizableLocales.sorted())))"
         }
         return nil
     }

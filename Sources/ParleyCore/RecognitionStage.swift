@@ -116,10 +116,7 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case let .unsupportedLocale(locale, installed):
-            // Whisper's 99 languages would bury the sentence: past a few, a count.
-            let list = installed.count > 8 ? "\(installed.count) locales and languages"
-                : installed.map(\.description).joined(separator: ", ")
-            return "no speech model for \(locale); installed: \(list.isEmpty ? "none" : list); "
+            return "no speech model for \(locale); installed: \(RecognitionError.listed(installed)); "
                 + "a model for another locale goes in its own folder under the models directory (see `parley languages`)"
         case .emptyRecognition:
             return "no speech was recognized (empty recognition)"
@@ -169,4 +166,14 @@ public protocol SpeechRecognizer: AnyObject, Sendable {
 /// `2`, `2.5`: seconds without a trailing `.0`.
 func formatSeconds(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
+}
+
+extension RecognitionError {
+    /// Installed locales for a sentence: "none", the locales, or past eight (Whisper's 99
+    /// languages would bury the sentence) their count.
+    public static func listed(_ installed: [LocaleTag]) -> String {
+        if installed.isEmpty { return "none" }
+        if installed.count > 8 { return "\(installed.count) locales and languages" }
+        return installed.map(\.description).joined(separator: ", ")
+    }
 }

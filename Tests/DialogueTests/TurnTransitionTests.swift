@@ -98,12 +98,26 @@ struct TurnTransitionTests {
             if case let .turnStarted(side, _, reason) = event, side == .b { return reason } else { return nil }
         }
         #expect(reasons.count == 1)
-        #expect(reasons.first??.contains("no speech model for es-ES") == true)
+        #expect(reasons.first ?? nil == "no speech model for es-ES (installed: en-US)")
         await rig.coordinator.endTurn()
         try await rig.recorder.waitForMessage("side B is typed-only")
         await rig.coordinator.submitTyped("hola")
         let turns = try await rig.turns(2)
         #expect(turns[1].side == .b && turns[1].targetLocale == TestRig.english)
+    }
+
+    @Test func aSideNoneOfManyModelsHearsIsSaidWithTheirCount() async throws {
+        // Whisper's languages are many: the reason counts them instead of listing them all.
+        let whisperLike = ["en", "af", "am", "ar", "de", "fr", "it", "nl", "pt"].map { LocaleTag($0)! }
+        let rig = TestRig(recognizes: whisperLike)
+        try await rig.start()
+        await rig.coordinator.submitTyped("hello")
+        try await rig.turns(1)
+        try await rig.recorder.waitForState(.idle(.b))
+        let reasons = rig.recorder.events.compactMap { event -> String?? in
+            if case let .turnStarted(side, _, reason) = event, side == .b { return reason } else { return nil }
+        }
+        #expect(reasons.first ?? nil == "no speech model for es-ES (installed: 9 locales and languages)")
     }
 
     @Test func swapGivesTheTurnToTheOtherSide() async throws {
