@@ -90,13 +90,7 @@ struct TurnTransitionTests {
 
     @Test func aSideWithoutASpeechModelIsTypedOnlyOnEachTurn() async throws {
         let rig = TestRig(recognizes: [TestRig.english])
-        try await rig.start()
-        await rig.coordinator.submitTyped("hello")
-        try await rig.turns(1)
-        try await rig.recorder.waitForState(.idle(.b))
-        let reasons = rig.recorder.events.compactMap { event -> String?? in
-            if case let .turnStarted(side, _, reason) = event, side == .b { return reason } else { return nil }
-        }
+        let reasons = try await typedOnlyReasonsOfBAfterATurnOfA(rig)
         #expect(reasons.count == 1)
         #expect(reasons.first ?? nil == "no speech model for es-ES (installed: en-US)")
         await rig.coordinator.endTurn()
@@ -109,15 +103,19 @@ struct TurnTransitionTests {
     @Test func aSideNoneOfManyModelsHearsIsSaidWithTheirCount() async throws {
         // Whisper's languages are many: the reason counts them instead of listing them all.
         let whisperLike = ["en", "af", "am", "ar", "de", "fr", "it", "nl", "pt"].map { LocaleTag($0)! }
-        let rig = TestRig(recognizes: whisperLike)
+        let reasons = try await typedOnlyReasonsOfBAfterATurnOfA(TestRig(recognizes: whisperLike))
+        #expect(reasons.first ?? nil == "no speech model for es-ES (installed: 9 locales and languages)")
+    }
+
+    /// Starts `rig`, types a line for A, and returns the typed-only reasons of B's turns so far.
+    private func typedOnlyReasonsOfBAfterATurnOfA(_ rig: TestRig) async throws -> [String?] {
         try await rig.start()
         await rig.coordinator.submitTyped("hello")
         try await rig.turns(1)
         try await rig.recorder.waitForState(.idle(.b))
-        let reasons = rig.recorder.events.compactMap { event -> String?? in
+        return rig.recorder.events.compactMap { event -> String?? in
             if case let .turnStarted(side, _, reason) = event, side == .b { return reason } else { return nil }
         }
-        #expect(reasons.first ?? nil == "no speech model for es-ES (installed: 9 locales and languages)")
     }
 
     @Test func swapGivesTheTurnToTheOtherSide() async throws {
