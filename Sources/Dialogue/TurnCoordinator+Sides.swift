@@ -14,6 +14,10 @@ extension TurnCoordinator {
         if turnTaking == .auto, configuration[.b].locale.language == language {
             return emit(.notice("hands-free turns are off: \(OneLanguage(language: language)); turns alternate"))
         }
+        if turnTaking == .auto, let pair = stages.recognizer as? any LanguagePairRecognizer,
+           let reason = await pair.pairUnavailability(first: configuration[.a].locale, second: configuration[.b].locale) {
+            return emit(.notice("hands-free turns are off: \(reason); turns alternate"))
+        }
         configuration.turnTaking = turnTaking
         emit(.notice(turnTaking == .auto
             ? "hands-free turns: either side may speak; each utterance goes to the side whose language it is (:flip corrects it)"

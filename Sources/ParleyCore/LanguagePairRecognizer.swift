@@ -8,4 +8,13 @@ public protocol LanguagePairRecognizer: AnyObject, Sendable {
     /// (partial results, when any, are in `first`).
     func makePairRequest(first: LocaleTag, second: LocaleTag,
                          options: RecognitionOptions) async throws -> any RecognitionRequest
+
+    /// Why `makePairRequest` for `first` and `second` would fail now, or nil when it would
+    /// start: asked when hands-free turns are switched on, so a refusal comes at once.
+    func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)?
+}
+
+extension LanguagePairRecognizer {
+    /// A recognizer that cannot tell beforehand is found out by its first request.
+    public func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)? { nil }
 }

@@ -6,15 +6,21 @@ extension RecognizerRouter: LanguagePairRecognizer {
     /// Starts a two-language request on Whisper, or throws a sentence saying why it cannot.
     public func makePairRequest(first: LocaleTag, second: LocaleTag,
                                 options: RecognitionOptions) async throws -> any RecognitionRequest {
+        if let reason = await pairUnavailability(first: first, second: second) { throw reason }
+        return try await whisper!.makePairRequest(first: first, second: second, options: options)
+    }
+
+    /// Nil when Whisper is here and serves both locales; else the sentence saying why not.
+    public func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)? {
         guard let whisper else {
-            if whisperLeftOut { throw PairNeedsWhisper() }
-            throw RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language,",
-                                                remedy: "run `make models`, or use `--turns alternate`")
+            if whisperLeftOut { return PairNeedsWhisper() }
+            return RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language,",
+                                                 remedy: "run `make models`, or use `--turns alternate`")
         }
         for locale in [first, second] where await engine(for: locale) != .whisper {
-            throw RecognitionError.unsupportedLocale(locale, installed: await whisper.supportedLocales())
+            return RecognitionError.unsupportedLocale(locale, installed: await whisper.supportedLocales())
         }
-        return try await whisper.makePairRequest(first: first, second: second, options: options)
+        return nil
     }
 }
 

@@ -152,6 +152,17 @@ struct HandsFreeTurnTests {
         #expect(await rig.coordinator.configuration.turnTaking == .alternate)
     }
 
+    @Test func switchingToHandsFreeTurnsARecognizerCannotServeIsRefusedAtOnce() async throws {
+        let rig = TestRig()
+        rig.recognizer.fail("pairUnavailability", with: FakeFailure("Whisper is left out"))
+        try await rig.start()
+        await rig.coordinator.setTurnTaking(.auto)
+        try await rig.recorder.waitForMessage("hands-free turns are off: Whisper is left out; turns alternate")
+        #expect(!rig.recorder.messages.contains { $0.hasPrefix("hands-free turns: either side may speak") })
+        #expect(await rig.coordinator.configuration.turnTaking == .alternate)
+        #expect(rig.recognizer.pairRequests.isEmpty)
+    }
+
     @Test func switchingTurnTakingWhileListeningStartsTheNewKindOfRequest() async throws {
         let rig = TestRig()
         try await rig.start()

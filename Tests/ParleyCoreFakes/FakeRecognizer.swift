@@ -61,6 +61,11 @@ public final class FakeRecognizer: SpeechRecognizer, LanguagePairRecognizer {
         return Request(recognizer: self)
     }
 
+    /// The failure scripted as "pairUnavailability", told before any request.
+    public func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)? {
+        state.withLock { $0.failures["pairUnavailability"] }
+    }
+
     fileprivate func nextEvents() throws -> [RecognitionEvent] {
         try state.withLock { state in
             if let error = state.failures["append"] { throw error }
