@@ -22,7 +22,8 @@ Requests ("op"):
               a second opinion).
   pair        (protocol 2) payload as for transcribe: one utterance decoded in
               two forced languages from ONE encoder pass. Header fields:
-              languages (["en", "es"]), prompt, pad, pad_features. The encoder output is
+              languages (["en", "es"]), prompt, pad, pad_features, window
+              ("full": the 30 s window, as for transcribe). The encoder output is
               repeated into a batch of two and generate runs one greedy
               hypothesis per language token; the answer carries, per language,
               {"language", "text", "avg_logprob", "language_prob", "silent"}
@@ -33,7 +34,9 @@ Requests ("op"):
               that language is decoded; the other hypothesis is empty, silent,
               "skipped": true, with avg_logprob PAIR_SKIPPED_LOGPROB. When the
               no-speech rule calls both readings silent, a reading it only
-              just called silent is kept (see pair_silent).
+              just called silent is kept (see pair_silent); in the full
+              window, whose no-speech probability is the one the rule was
+              made for, the rule alone judges.
   ping        no payload; answered with {"id": …, "ok": true}.
 
 The ready message carries "protocol": 2, and "blas_threads": the threads of
@@ -316,12 +319,15 @@ class Decoder:
         self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
 
-    def encode(self, payload, pad, pad_features=False):
+    def encode(self, payload, pad, pad_features=False, full=False):
         """The utterance's samples, its seconds and the encoder output of the utterance plus `pad` s of
-        silence (or of zero frames after its features, as a final transcribe pads)."""
+        silence (or of zero frames after its features, as a final transcribe pads; or, when `full`,
+        in the 30 s window padded as stock transcribe pads it)."""
         np = self.np
         audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
-        if pad_features:
+        if full:
+            features = self.padded_features(audio, WINDOW_SECONDS)
+        elif pad_features:
             features = self.padded_features(audio, pad)
         else:
             padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
@@ -340,7 +346,9 @@ class Decoder:
         tokenizers = [self.tokenizer(language) for language in languages]
         timings = {}
         started = time.perf_counter()
-        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)), bool(header.get("pad_features")))
+        full = header.get("window") == "full"
+        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)), bool(header.get("pad_features")),
+                                       full=full)
         timings["encode"] = time.perf_counter() - started
         started = time.perf_counter()
         # The language tokens' probabilities after <|startoftranscript|>: one decoder step.
@@ -359,7 +367,7 @@ class Decoder:
             tokens = trim_loop(tokens, tokenizers[index].decode)
             readings.append((float(result.no_speech_prob), float(result.scores[0]),
                              tokenizers[index].decode(tokens).strip()))
-        silent = pair_silent(readings) if len(readings) == 2 else \
+        silent = pair_silent(readings) if len(readings) == 2 and not full else \
             [one_language_silent(no_speech, logprob) for no_speech, logprob, _ in readings]
         hypotheses = []
         for index, language in enumerate(languages):
@@ -374,7 +382,8 @@ class Decoder:
                                "silent": silent[position], "skipped": False,
                                "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
                                "language_prob": shares[index], "no_speech_prob": no_speech})
-        return {"ok": True, "hypotheses": hypotheses, "seconds": timings, "audio_seconds": seconds}
+        return {"ok": True, "hypotheses": hypotheses, "seconds": timings, "audio_seconds": seconds,
+                "window": "full" if full else "short"}
 
     def pair_generate(self, encoded, tokenizers, seconds, header):
         """One greedy hypothesis per tokenizer's forced language over the same encoder output."""

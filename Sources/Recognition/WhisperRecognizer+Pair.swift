@@ -40,10 +40,28 @@ extension WhisperRecognizer: LanguagePairRecognizer {
         return try WhisperRequest.result(from: await decode(samples, language: locale.language, options: options, final: true))
     }
 
+    /// Both readings of an utterance. When the short window's silence verdict decides it — both
+    /// readings silent, or only the reading of the language the model finds more probable — the
+    /// full window gives a second opinion (`Tuning.secondOpinion`), as a final one-language
+    /// decode called silent gets.
     func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
         // Padded as a final one-language decode is, so each reading is what that decode would hear.
-        try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options),
-                                        pad: tuning.finalPad, padFeatures: tuning.padFeatures)
+        let prompt = prompt(for: options)
+        let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt,
+                                                     pad: tuning.finalPad, padFeatures: tuning.padFeatures)
+        guard tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok,
+              let readings = answer.hypotheses, Self.silenceDecides(readings) else { return answer }
+        countSecondOpinion()
+        let second = try await worker.transcribePair(audio, languages: languages, prompt: prompt, fullWindow: true)
+        return second.ok && second.hypotheses?.contains(where: { !$0.silent && !$0.text.isEmpty }) == true ? second : answer
+    }
+
+    /// Whether a silence verdict decides the pair: both readings are silent, or the one silent
+    /// reading is of the language the model finds more probable (a skipped language is never that).
+    static func silenceDecides(_ readings: [WhisperAnswer.PairHypothesis]) -> Bool {
+        let silent = readings.filter(\.silent)
+        if silent.count == readings.count { return true }
+        return silent.count == 1 && silent[0].languageProbability > 0.5
     }
 }
 

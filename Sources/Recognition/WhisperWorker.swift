@@ -85,12 +85,13 @@ public actor WhisperWorker {
     }
 
     /// Decodes one utterance in two forced languages from one encoder pass (the worker's
-    /// `pair` request); on a worker failure restarts it and tries once more.
+    /// `pair` request), in the full 30 s window when `fullWindow`; on a worker failure
+    /// restarts it and tries once more.
     func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?,
-                        pad: Double? = nil, padFeatures: Bool = false) async throws -> WhisperAnswer {
+                        pad: Double? = nil, padFeatures: Bool = false, fullWindow: Bool = false) async throws -> WhisperAnswer {
         let header = WhisperRequestHeader(op: "pair", id: 0, language: languages.0, prompt: prompt, beam: 1,
                                           alternatives: 0, words: false, pad: pad, languages: [languages.0, languages.1],
-                                          padFeatures: padFeatures ? true : nil)
+                                          window: fullWindow ? "full" : nil, padFeatures: padFeatures ? true : nil)
         return try await exchange(header, audio: audio)
     }
 

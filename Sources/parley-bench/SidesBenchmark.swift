@@ -47,6 +47,7 @@ struct SidesBenchmark: AsyncParsableCommand {
         let (first, second) = (Self.english, Self.spanish)
         var pair: RecognitionResult?, one: RecognitionResult?
         var times = [0.0, 0.0, 0.0]
+        var fullWindow = false
         let options = RecognitionOptions(alternativeCount: 0)
         // The three decodes in turn, each clip starting with the next one, so that none is always first
         // after the previous clip's translations.
@@ -54,7 +55,9 @@ struct SidesBenchmark: AsyncParsableCommand {
             switch kind {
             case 0:
                 // Silence in both languages (emptyRecognition) is a wrong decision, not a failed run.
+                let opinions = dialogue.secondOpinionCount
                 times[0] = await measureMilliseconds { pair = try? await dialogue.recognizePair(clip.samples, first: first, second: second) }
+                fullWindow = dialogue.secondOpinionCount > opinions
             case 1:
                 times[1] = await measureMilliseconds { one = try? await dialogue.recognizeUtterance(clip.samples, locale: clip.locale) }
             default:
@@ -71,7 +74,8 @@ struct SidesBenchmark: AsyncParsableCommand {
                 : try? await translator.translate(hypothesis.text, from: direction.0, to: direction.1)
             evidence.append(LanguagePairDecision.Evidence(hypothesis, unknownWords: translation?.unknownWords.count))
         }
-        return SidesOutcome(hypotheses: hypotheses, evidence: evidence, oneLanguageHeard: one != nil, pairMilliseconds: pairTime,
+        return SidesOutcome(hypotheses: hypotheses, evidence: evidence, oneLanguageHeard: one != nil, fullWindow: fullWindow,
+                            pairMilliseconds: pairTime,
                             oneMilliseconds: oneTime, greedyMilliseconds: greedyTime)
     }
 }
@@ -82,6 +86,8 @@ struct SidesOutcome {
     var evidence: [LanguagePairDecision.Evidence]
     /// Whether the one-language decode in the clip's own language heard words at all.
     var oneLanguageHeard: Bool
+    /// Whether the short window called both readings silent and the full window decoded the clip again.
+    var fullWindow: Bool
     var pairMilliseconds: Double
     var oneMilliseconds: Double
     var greedyMilliseconds: Double

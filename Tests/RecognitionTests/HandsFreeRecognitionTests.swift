@@ -13,7 +13,7 @@ import Testing
 struct HandsFreeRecognitionTests {
     static let english = LocaleTag("en-US")!, spanish = LocaleTag("es-ES")!
 
-    @Test("white and pink noise, clicks, hum, hiss and silence are no words in either language")
+    @Test("white and pink noise, clicks, hum, hiss and silence are no words in either language, in either window")
     func noiseIsNoSide() async throws {
         var generator = NoiseGenerator(seed: 7)
         let count = 48_000
@@ -39,6 +39,8 @@ struct HandsFreeRecognitionTests {
                 }
             }
         }
+        // Each was silent in the short window and judged again in the full one.
+        #expect(whisper.secondOpinionCount == 2 * signals.count)
     }
 
     @Test("an English recording the model is sure of is decoded in English alone, as the one-language decode")
@@ -69,6 +71,54 @@ struct HandsFreeRecognitionTests {
         #expect(hypotheses.allSatisfy { $0.languageProbability < 0.9995 })
         #expect(hypotheses.allSatisfy { $0.decoderScore > -100 }, "both decoded: \(hypotheses)")
         #expect(!hypotheses[1].text.isEmpty)
+    }
+
+    @Test("speech the short window calls silent is heard in the full window, in both languages and in its own")
+    func silenceOfTheShortWindowGetsASecondOpinion() async throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pair-window")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("es.wav").path
+        // A clip of the sides benchmark's held-out set: the short window's no-speech
+        // probability is 0.64, the full window's 0.28.
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es+f4", "-s", "160", "-w", path, "¿me da una bolsa, por favor?"])
+        try #require(made.status == 0)
+        let samples = try AudioFileReader.read(path).samples
+
+        let shortOnly = try WhisperWorkerTests.recognizer(secondOpinion: false)
+        await #expect(throws: RecognitionError.emptyRecognition) {
+            try await shortOnly.recognizePair(samples, first: Self.english, second: Self.spanish)
+        }
+        await #expect(throws: RecognitionError.emptyRecognition) {
+            try await shortOnly.recognizeUtterance(samples, locale: Self.spanish)
+        }
+        await shortOnly.worker.shutdown()
+
+        let whisper = try WhisperWorkerTests.recognizer()
+        defer { Task { await whisper.worker.shutdown() } }
+        let hypotheses = try #require(try await whisper.recognizePair(samples, first: Self.english, second: Self.spanish).hypotheses)
+        #expect(!hypotheses[1].text.isEmpty, "the Spanish reading: \(hypotheses)")
+        #expect(hypotheses.allSatisfy { $0.decoderScore > -100 }, "both decoded: \(hypotheses)")
+        let single = try await whisper.recognizeUtterance(samples, locale: Self.spanish)
+        #expect(!single.text.isEmpty && !single.words.isEmpty, "\(single)")
+        #expect(single.confidence > 0 && single.confidence < 0.5, "a second opinion on unclear speech is not sure: \(single.confidence)")
+        #expect(whisper.secondOpinionCount == 2)
+    }
+
+    @Test("the full window is asked when silence decides the pair: both readings silent, or the more probable language's")
+    func whenSilenceDecides() {
+        func reading(_ language: String, silent: Bool, probability: Double) -> WhisperAnswer.PairHypothesis {
+            .init(language: language, text: silent ? "" : "texto", silent: silent,
+                  averageLogProbability: silent && probability < 0.001 ? -100 : -1, languageProbability: probability)
+        }
+        let decides = { (readings: [WhisperAnswer.PairHypothesis]) in WhisperRecognizer.silenceDecides(readings) }
+        #expect(decides([reading("en", silent: true, probability: 0.7), reading("es", silent: true, probability: 0.3)]))
+        // The Spanish reading is silent though the model finds Spanish more probable.
+        #expect(decides([reading("en", silent: false, probability: 0.2), reading("es", silent: true, probability: 0.8)]))
+        // The silent reading is the less probable language's: the heard one wins on both counts.
+        #expect(!decides([reading("en", silent: true, probability: 0.03), reading("es", silent: false, probability: 0.97)]))
+        // A language skipped because the other was overwhelming.
+        #expect(!decides([reading("en", silent: false, probability: 0.9999), reading("es", silent: true, probability: 0.0001)]))
+        #expect(!decides([reading("en", silent: false, probability: 0.6), reading("es", silent: false, probability: 0.4)]))
     }
 
     @Test("the pair's no-speech rule keeps a reading only when both were called silent and it is within both bounds")

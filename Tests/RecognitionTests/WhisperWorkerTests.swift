@@ -8,13 +8,14 @@ import Testing
 /// The Whisper worker's recovery, on the real worker and model.
 @Suite("Whisper worker", .serialized)
 struct WhisperWorkerTests {
-    static func recognizer() throws -> WhisperRecognizer {
+    static func recognizer(secondOpinion: Bool = true) throws -> WhisperRecognizer {
         let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
                                                         models: DataDirectories.defaultModels(),
                                                         dataHome: DataDirectories.personalData())
         var tuning = WhisperRecognizer.Tuning()
         tuning.speculative = false
         tuning.partialResults = false
+        tuning.secondOpinion = secondOpinion
         return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning)
     }
 
