@@ -13,7 +13,7 @@ import Testing
 struct HandsFreeRecognitionTests {
     static let english = LocaleTag("en-US")!, spanish = LocaleTag("es-ES")!
 
-    @Test("white and pink noise, clicks, hum, hiss and silence are no words in either language, in either window")
+    @Test("white, pink and brown noise, clicks, typing, a door slam, hum and silence are no words in either language, in either window")
     func noiseIsNoSide() async throws {
         var generator = NoiseGenerator(seed: 7)
         let count = 48_000
@@ -26,6 +26,9 @@ struct HandsFreeRecognitionTests {
             ("loud pink noise", generator.pink(count: count, scale: 9_000)),
             ("clicks", (0..<count).map { _ in generator.uniform() > 0.996 ? 20_000 : 0 }),
             ("hum", (0..<count).map { Int16(3_000 * sin(2 * Double.pi * 100 * Double($0) / 16_000)) }),
+            ("brown noise", generator.brown(count: count, peak: 6_000)),
+            ("typing", generator.bursts(count: count, bursts: 14, length: 800, decay: 80, peak: 12_000)),
+            ("a door slam", generator.bursts(count: count, bursts: 1, length: 12_000, decay: 1_500, peak: 20_000)),
         ]
         let whisper = try WhisperWorkerTests.recognizer()
         defer { Task { await whisper.worker.shutdown() } }
@@ -164,6 +167,32 @@ private struct NoiseGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return Double((z ^ (z >> 31)) >> 11) / Double(1 << 52) - 1
+    }
+
+    /// Brown noise: white noise through a leaky integrator, scaled so its peak is `peak`.
+    mutating func brown(count: Int, peak: Double) -> [Int16] {
+        var level = 0.0
+        let raw = (0..<count).map { _ in
+            level = 0.995 * level + uniform()
+            return level
+        }
+        return Self.scaled(raw, peak: peak)
+    }
+
+    /// Short bursts that die away within 50 ms at `bursts` random moments: typing, or one
+    /// long one (`decay` in samples) for a door that slams.
+    mutating func bursts(count: Int, bursts: Int, length: Int, decay: Double, peak: Double) -> [Int16] {
+        var raw = [Double](repeating: 0, count: count)
+        for _ in 0..<bursts {
+            let start = Int((uniform() + 1) / 2 * Double(count - length))
+            for offset in 0..<length { raw[start + offset] += uniform() * exp(-Double(offset) / decay) }
+        }
+        return Self.scaled(raw, peak: peak)
+    }
+
+    static func scaled(_ raw: [Double], peak: Double) -> [Int16] {
+        let largest = raw.map(abs).max() ?? 1
+        return raw.map { Int16(peak * $0 / max(largest, 1e-9)) }
     }
 
     mutating func pink(count: Int, scale: Double) -> [Int16] {
