@@ -86,7 +86,8 @@ struct SidesOutcome {
     var evidence: [LanguagePairDecision.Evidence]
     /// Whether the one-language decode in the clip's own language heard words at all.
     var oneLanguageHeard: Bool
-    /// Whether the short window called both readings silent and the full window decoded the clip again.
+    /// Whether the short window's silence decided the pair (both readings silent, or the more probable
+    /// language's alone) and the full window decoded the clip again.
     var fullWindow: Bool
     var pairMilliseconds: Double
     var oneMilliseconds: Double

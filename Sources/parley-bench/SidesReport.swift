@@ -54,8 +54,9 @@ struct SidesReport {
             let heardAloneRight = heardAlone.filter { clip, outcome in outcome.decision().map { ($0.winner == 0) == clip.isEnglish } ?? false }.count
             report.add("\(name == "tuning" ? "Tuning" : "Held-out") set: \(silent.count) clip(s) silence in both languages (no side: counted wrong; "
                 + "\(silentAlone) of them silence to the one-language decode in their own language too); "
-                + "\(again.count) clip(s) the short window called silent in both languages, decoded again in the full window "
-                + "(the second opinion), \(again.filter { !$0.1.hypotheses.isEmpty }.count) of them heard there and \(againRight) put on the right side; "
+                + "\(again.count) clip(s) whose short-window silence decided the pair (silent in both languages, or in the more "
+                + "probable language alone), decoded again in the full window (the second opinion): "
+                + "\(again.filter { !$0.1.hypotheses.isEmpty }.count) of them heard there, \(againRight) put on the right side; "
                 + "\(rescued) clip(s) heard by the two-language decode that the one-language dialogue decode in their own language called silence; "
                 + "of the \(heardAlone.count) clips the one-language dialogue decode heard in their own language (what an alternating turn "
                 + "would have recognized at all), \(heardAloneRight) went to the right side; "
@@ -88,7 +89,7 @@ struct SidesReport {
         report.add("")
         report.add("P(en) is the model's probability of English against Spanish; a clip silent in both languages has no "
             + "reading and no figure (the worker's answer is no words). \"(full window)\": the short window called both readings "
-            + "silent, and the figures are the full window's.")
+            + "silent, or the more probable language's reading alone, and the figures are the full window's.")
         report.add("")
         report.addTable(header: ["set", "clip", "English reading", "Spanish reading", "P(en)", "scores en / es", "unknown en / es", "side, sure"],
                         rows: decisionRows())
