@@ -121,6 +121,24 @@ struct WhisperRecognitionTests {
         #expect(said.contains { $0.hasPrefix("no phrases") })
     }
 
+    @Test("an utterance the short window calls silent is heard through the full window's second opinion")
+    func silentShortWindowIsDecodedAgain() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bolsa.wav").path
+        // eSpeak's es+f4 voice at 160 words a minute: the short window's no-speech probability is 0.65.
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es+f4", "-s", "160", "-w", path, "¿me da una bolsa, por favor?"])
+        try #require(made.status == 0)
+        let output = try listen(["--file", path, "--locale", "es-ES"], environment: ["PARLEY_LOG": "debug"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!output.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        let decodes = output.stderr.split(separator: "\n").filter { $0.hasSuffix("decoded") }
+        // Partial decodes, if any, are short-window ones too; the full window is the final's second opinion.
+        let full = decodes.filter { $0.contains("window=full") }
+        #expect(full.count == 1 && full[0].contains("silent=false"), "\(decodes)")
+        #expect(decodes.contains { $0.contains("window=short") && $0.contains("silent=true") }, "\(decodes)")
+    }
+
     @Test("clicks, hum and hiss that get past the detector do not become words")
     func noiseIsNotWords() throws {
         let directory = try Fixtures.temporaryDirectory()
