@@ -153,11 +153,14 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                  pad: final ? tuning.finalPad : tuning.partialPad,
                                                  padFeatures: final && tuning.padFeatures)
         guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok else { return answer }
+        let secondOpinion = {
+            self.countSecondOpinion()
+            return try await self.worker.transcribe(audio, language: language, prompt: prompt,
+                                                    beam: 1 + alternatives, alternatives: alternatives,
+                                                    words: self.tuning.wordTimes, fullWindow: true)
+        }
         if answer.silent == true {
-            countSecondOpinion()
-            let second = try await worker.transcribe(audio, language: language, prompt: prompt,
-                                                     beam: 1 + alternatives, alternatives: alternatives,
-                                                     words: tuning.wordTimes, fullWindow: true)
+            let second = try await secondOpinion()
             return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
         }
         guard let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
@@ -165,10 +168,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
         let unknown = lexicon.unknownWords(in: text).filter { !expected.contains($0) }
         guard !unknown.isEmpty else { return answer }
-        countSecondOpinion()
-        let second = try await worker.transcribe(audio, language: language, prompt: prompt,
-                                                 beam: 1 + alternatives, alternatives: alternatives,
-                                                 words: tuning.wordTimes, fullWindow: true)
+        let second = try await secondOpinion()
         guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
               lexicon.unknownWords(in: other).filter({ !expected.contains($0) }).count < unknown.count else { return answer }
         return second

@@ -64,13 +64,10 @@ struct HandsFreeRecognitionTests {
     func unsureLanguageIsDecodedInBoth() async throws {
         let directory = try Fixtures.temporaryDirectory("parley-pair-both")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("es.wav").path
-        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", path, "necesito un médico"])
-        try #require(made.status == 0)
+        let samples = try WhisperWorkerTests.espeakSamples("necesito un médico", voice: "es-419", speed: 140, in: directory)
         let whisper = try WhisperWorkerTests.recognizer()
         defer { Task { await whisper.worker.shutdown() } }
-        let hypotheses = try #require(try await whisper.recognizePair(try AudioFileReader.read(path).samples,
-                                                                      first: Self.english, second: Self.spanish).hypotheses)
+        let hypotheses = try #require(try await whisper.recognizePair(samples, first: Self.english, second: Self.spanish).hypotheses)
         #expect(hypotheses.allSatisfy { $0.languageProbability < 0.9995 })
         #expect(hypotheses.allSatisfy { $0.decoderScore > -100 }, "both decoded: \(hypotheses)")
         #expect(!hypotheses[1].text.isEmpty)
@@ -80,12 +77,9 @@ struct HandsFreeRecognitionTests {
     func silenceOfTheShortWindowGetsASecondOpinion() async throws {
         let directory = try Fixtures.temporaryDirectory("parley-pair-window")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("es.wav").path
         // A clip of the sides benchmark's held-out set: the short window's no-speech
         // probability is 0.64, the full window's 0.28.
-        let made = try ProcessRunner.run(["espeak-ng", "-v", "es+f4", "-s", "160", "-w", path, "¿me da una bolsa, por favor?"])
-        try #require(made.status == 0)
-        let samples = try AudioFileReader.read(path).samples
+        let samples = try WhisperWorkerTests.espeakSamples("¿me da una bolsa, por favor?", voice: "es+f4", speed: 160, in: directory)
 
         let shortOnly = try WhisperWorkerTests.recognizer(secondOpinion: false)
         await #expect(throws: RecognitionError.emptyRecognition) {

@@ -31,13 +31,10 @@ struct WhisperPairTests {
     func spanishClip() async throws {
         let directory = try Fixtures.temporaryDirectory("parley-pair")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("es.wav").path
-        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", path,
-                                          "el tren sale de la estación a las ocho de la mañana"])
-        try #require(made.status == 0)
+        let samples = try WhisperWorkerTests.espeakSamples("el tren sale de la estación a las ocho de la mañana",
+                                                           voice: "es-419", speed: 140, in: directory)
         let whisper = try WhisperWorkerTests.recognizer()
         defer { Task { await whisper.worker.shutdown() } }
-        let samples = try AudioFileReader.read(path).samples
         let single = try await whisper.recognizeUtterance(samples, locale: Self.spanish, options: .init(alternativeCount: 0))
         let hypotheses = try #require(try await whisper.recognizePair(samples, first: Self.english, second: Self.spanish).hypotheses)
         #expect(hypotheses[1].text == single.text)

@@ -8,6 +8,15 @@ import Testing
 /// The Whisper worker's recovery, on the real worker and model.
 @Suite("Whisper worker", .serialized)
 struct WhisperWorkerTests {
+    /// The samples of `text` spoken by eSpeak NG in `voice` at `speed` words a minute, read as
+    /// Parley reads a file (written in `directory`).
+    static func espeakSamples(_ text: String, voice: String, speed: Int, in directory: URL) throws -> [Int16] {
+        let path = directory.appendingPathComponent("espeak.wav").path
+        let made = try ProcessRunner.run(["espeak-ng", "-v", voice, "-s", String(speed), "-w", path, text])
+        try #require(made.status == 0, "\(made.stderr)")
+        return try AudioFileReader.read(path).samples
+    }
+
     static func recognizer(secondOpinion: Bool = true) throws -> WhisperRecognizer {
         let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
                                                         models: DataDirectories.defaultModels(),
