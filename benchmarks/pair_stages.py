@@ -20,6 +20,7 @@ def main():
     worker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(worker)
     worker.one_blas_thread()  # as the worker does, before numpy loads
+    worker.no_primitive_cache()
     decoder = worker.Decoder(sys.argv[2], 2)
     for argument in sys.argv[3:]:
         language, path = argument.split(":", 1)
