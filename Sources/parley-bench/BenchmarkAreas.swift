@@ -14,4 +14,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     AudioBenchmark.self,
     DialogueBenchmark.self,
     SoakBenchmark.self,
+    WhisperSoakBenchmark.self,
 ]
