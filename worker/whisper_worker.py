@@ -530,8 +530,8 @@ PRIMITIVE_CACHE_CAPACITY = "0"
 
 
 def no_primitive_cache():
-    """Turns oneDNN's primitive cache off (read when CTranslate2 first runs a convolution, so
-    before the model's first encode); a value set by the person is kept."""
+    """Turns oneDNN's primitive cache off (set before CTranslate2 loads, so oneDNN finds it
+    whenever it reads it); a value set by the person is kept."""
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", PRIMITIVE_CACHE_CAPACITY)
 
 

@@ -28,6 +28,13 @@ struct DialogueBenchmark: AsyncParsableCommand {
     /// "he might even have been made amiable himself", 3.3 s.
     static let recording = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
 
+    func validate() throws {
+        guard turns >= 1 else { throw ValidationError("--turns must be at least 1") }
+        guard memoryInterval >= 1 else { throw ValidationError("--memory-interval must be at least 1") }
+        guard memoryTurns >= memoryInterval else { throw ValidationError("--memory-turns must be at least --memory-interval") }
+        guard endpointMilliseconds >= 1 else { throw ValidationError("--endpoint-ms must be at least 1") }
+    }
+
     func run() async throws {
         guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else {
             throw ValidationError("run it with scripts/with-test-server.sh: it needs the private PulseAudio server")

@@ -23,6 +23,11 @@ struct SoakBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("bound-mib"), help: "Largest growth of resident memory allowed from turn 0 to the last turn.")
     var boundMiB = 16.0
 
+    func validate() throws {
+        guard turns >= 1 else { throw ValidationError("--turns must be at least 1") }
+        guard interval >= 1 else { throw ValidationError("--interval must be at least 1") }
+    }
+
     func run() async throws {
         guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else {
             throw ValidationError("run it with scripts/with-test-server.sh: it needs the private PulseAudio server")
