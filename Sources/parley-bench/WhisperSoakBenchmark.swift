@@ -19,7 +19,7 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
         abstract: "Resident memory of parley and its Whisper worker over hundreds of utterances of different lengths.")
 
     @Option(help: "Utterances in the file.")
-    var utterances = 300
+    var utterances = 500
 
     @Option(help: "Lines (utterances) in a block of memory readings.")
     var interval = 50
@@ -40,6 +40,11 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
         var lines = 0
         /// Decodes in the full 30 s window (second opinions), from parley's debug log.
         var fullWindow = 0
+    }
+
+    func validate() throws {
+        guard utterances >= 1 else { throw ValidationError("--utterances must be at least 1") }
+        guard interval >= 1 else { throw ValidationError("--interval must be at least 1") }
     }
 
     func run() async throws {
