@@ -67,8 +67,8 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
         let silence = [Int16](repeating: 0, count: 24_000)
         for index in 0..<utterances {
             let clip = clips[index % clips.count].audio.samples
-            // From 45 % to all of the clip, spread over the run so that no two cuts of one
-            // clip are alike: the fraction steps by 1/97 of the range in a scrambled order.
+            // From 45 % to all of the clip, in 97 steps taken in a scrambled order: no two cuts
+            // of one clip are alike for the first 97 cuts of each (776 utterances).
             let step = (index * 37) % 97
             let count = Int(Double(clip.count) * (0.45 + 0.55 * Double(step) / 96))
             samples += clip.prefix(count) + silence
