@@ -50,3 +50,8 @@ struct BenchmarkReport {
         return formatter.string(from: Date())
     }
 }
+
+/// A line on standard error while an area runs, after the area's name ("dialogue: turn 3, …").
+func progress(_ area: String, _ line: String) {
+    FileHandle.standardError.write(Data("\(area): \(line)\n".utf8))
+}

@@ -34,7 +34,7 @@ extension DialogueBenchmark {
         for turn in 0...turns {
             let latency = try await spokenTurn(run, ending: ending, terminal: terminal, devices: devices)
             if turn > 0 { latencies.append(latency) }
-            progress("parley (\(recognizer)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
+            progress("dialogue", "parley (\(recognizer)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
             let turnsOfA = run.count("A (en-US), your turn")
             run.send(":swap", terminal: terminal)
             try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
@@ -71,12 +71,12 @@ extension DialogueBenchmark {
             try play(into: devices.microphone)
             guard try await waitUntilSpoken(devices) else {
                 silent += turn > 0 ? 1 : 0
-                progress("naive: turn \(turn), nothing spoken within 30 s")
+                progress("dialogue", "naive: turn \(turn), nothing spoken within 30 s")
                 continue
             }
             let latency = try devices.latency()
             if turn > 0 { latencies.append(latency) }
-            progress("naive: turn \(turn), \(Timings.format(latency)) ms")
+            progress("dialogue", "naive: turn \(turn), \(Timings.format(latency)) ms")
         }
         guard !latencies.isEmpty else { throw BenchmarkFailure("the naive pipeline spoke in no turn") }
         return (Timings(latencies), silent)
@@ -126,11 +126,6 @@ extension DialogueBenchmark {
     func play(into sink: NullSink) throws {
         try ProcessRunner.run(["paplay", "--device=\(sink.name)", Self.recording])
     }
-}
-
-/// A line on standard error while the benchmark runs.
-func progress(_ line: String) {
-    FileHandle.standardError.write(Data("dialogue: \(line)\n".utf8))
 }
 
 /// The two null sinks of the latency runs, with a tap on each monitor.

@@ -38,7 +38,7 @@ extension DialogueBenchmark {
             try run.waitFor("\n→ ", moreThan: before + memoryInterval - 1, timeout: 300)
             guard let status = MemoryStatus(pid: run.pid) else { throw BenchmarkFailure("parley exited") }
             samples.append((done, status.resident))
-            progress("memory: \(done) turns, VmRSS \(status.resident) KiB")
+            progress("dialogue", "memory: \(done) turns, VmRSS \(status.resident) KiB")
         }
         return MemoryRun(samples: samples, peak: MemoryStatus(pid: run.pid)?.peak ?? 0)
     }

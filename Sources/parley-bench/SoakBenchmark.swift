@@ -76,7 +76,7 @@ struct SoakBenchmark: AsyncParsableCommand {
             if turn % interval == 0 || turn == turns {
                 guard let status = MemoryStatus(pid: run.pid) else { throw BenchmarkFailure("parley exited") }
                 samples.append((turn, status.resident))
-                soakProgress("\(turn) turns, VmRSS \(status.resident) KiB")
+                progress("soak", "\(turn) turns, VmRSS \(status.resident) KiB")
             }
         }
         let seconds = Date().timeIntervalSince(began)
@@ -149,9 +149,4 @@ struct SoakBenchmark: AsyncParsableCommand {
     }
 
     private func mib(_ kib: Int) -> String { String(format: "%.1f", Double(kib) / 1024) }
-}
-
-/// A line on standard error while the soak runs.
-private func soakProgress(_ line: String) {
-    FileHandle.standardError.write(Data("soak: \(line)\n".utf8))
 }

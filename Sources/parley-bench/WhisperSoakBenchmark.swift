@@ -114,7 +114,7 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
                 (run.workerPeak, run.parleyPeak) = (status.peak, own.peak)
                 if lines >= reported + interval {
                     reported = lines - lines % interval
-                    soakProgress("\(environment.isEmpty ? "as shipped" : "cache on"): \(lines) utterances, worker VmRSS \(status.resident) KiB")
+                    progress("whisper-soak", "\(environment.isEmpty ? "as shipped" : "cache on"): \(lines) utterances, worker VmRSS \(status.resident) KiB")
                 }
             }
             guard running else { break }
@@ -178,9 +178,4 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
     }
 
     private func mib(_ kib: Int) -> String { String(format: "%.1f", Double(kib) / 1024) }
-}
-
-/// A line on standard error while the soak runs.
-private func soakProgress(_ line: String) {
-    FileHandle.standardError.write(Data("whisper-soak: \(line)\n".utf8))
 }
