@@ -101,18 +101,30 @@ struct WhisperWorkerTests {
             let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
             return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
         }
+        // The worker hands a decode's buffers back (malloc_trim) after it has answered, so a
+        // reading right after the answer may come before or after that: the lowest of readings
+        // over 0.3 s is the worker at rest.
+        func settled() async throws -> Int {
+            var lowest = try resident()
+            for _ in 0..<30 {
+                try await Task.sleep(for: .milliseconds(10))
+                lowest = min(lowest, try resident())
+            }
+            return lowest
+        }
         // 30 lengths, from the whole 2.8 s down by 50 ms each: each gives the encoder's
         // convolutions a shape they have not had. With oneDNN's cache (up to 1024 entries;
-        // ONEDNN_PRIMITIVE_CACHE_CAPACITY=1024 in the environment) this test measured 33 MiB.
+        // ONEDNN_PRIMITIVE_CACHE_CAPACITY=1024 in the environment) this test measured 21 MiB
+        // of growth; without it, 0-3 MiB.
         var afterFifth = 0
         for index in 0..<30 {
             let answer = try await whisper.decode(Array(samples.dropLast(index * 800)), language: "en",
                                                   options: .init(), final: true)
             #expect((answer.text ?? "").lowercased().contains("forward"), "decode \(index): \(answer.text ?? "")")
-            if index == 4 { afterFifth = try resident() }
+            if index == 4 { afterFifth = try await settled() }
         }
-        let growth = Double(try resident() - afterFifth) / 1024
-        #expect(growth < 8, "the worker grew by \(growth) MiB over 25 utterances of new lengths")
+        let growth = Double(try await settled() - afterFifth) / 1024
+        #expect(growth < 12, "the worker grew by \(growth) MiB over 25 utterances of new lengths")
         await whisper.worker.shutdown()
     }
 
