@@ -11,19 +11,21 @@ response answers one request and carries its "id", so the caller can tell an
 answer that is out of step.
 
 Requests ("op"):
-  transcribe  payload: 16 kHz mono s16le PCM of one utterance. Header fields:
-              language ("en"), prompt (text that biases decoding, optional),
-              beam (beam size), alternatives (extra hypotheses), words (bool:
-              word times and probabilities), pad (seconds of silence appended),
-              pad_features (bool: pad with `pad` s of zero frames after the
-              features, as stock transcribe pads its window, instead of
-              appending silence to the audio), window ("full": the 30 s
-              window stock transcribe encodes, padded as it pads; slower, for
-              a second opinion).
-  pair        (protocol 2) payload as for transcribe: one utterance decoded in
-              two forced languages from ONE encoder pass. Header fields:
-              languages (["en", "es"]), prompt, pad, pad_features, window
-              ("full": the 30 s window, as for transcribe). The encoder output is
+  transcribe  payload: the log-mel features of one utterance, float32
+              little-endian, `mels` rows of `frames` values (row-major), as
+              Whisper's feature extractor computes them, padded as the caller
+              wants them encoded (Parley computes them: WhisperFeatures.swift).
+              Header fields: mels (the model's, given in the ready message),
+              frames (1 to 3000), audio_seconds (the utterance's own length,
+              which bounds the tokens and times the words), language ("en"),
+              prompt (text that biases decoding, optional), beam (beam size),
+              alternatives (extra hypotheses), words (bool: word times and
+              probabilities), window ("full" when the features fill the 30 s
+              window stock transcribe encodes: reported back, and the pair
+              silence rule depends on it).
+  pair        payload and header as for transcribe, with languages (["en",
+              "es"]) for language: one utterance decoded in two forced
+              languages from ONE encoder pass. The encoder output is
               repeated into a batch of two and generate runs one greedy
               hypothesis per language token; the answer carries, per language,
               {"language", "text", "avg_logprob", "language_prob", "silent"}
@@ -39,9 +41,10 @@ Requests ("op"):
               made for, the rule alone judges.
   ping        no payload; answered with {"id": …, "ok": true}.
 
-The ready message carries "protocol": 2, and "blas_threads": the threads of
-numpy's BLAS (1; see one_blas_thread). A caller that only sends transcribe
-and ping (protocol 1) is served exactly as before.
+The ready message carries "protocol": 3 and "mels". Protocols 1 and 2 sent
+16 kHz PCM; protocol 3 sends features, so that the worker needs neither numpy
+nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face
+tokenizer when a prompt is first encoded), which keeps it about 30 MiB smaller.
 
 Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
 which costs about a second of encoder time per turn. The encoder accepts a
@@ -52,22 +55,35 @@ Standard output carries only frames; diagnostics go to standard error.
 """
 
 import argparse
+import ctypes
 import hashlib
 import json
 import math
 import os
 import signal
+import string
 import struct
 import sys
 import threading
 import time
 
-SAMPLE_RATE = 16000
-# Seconds of silence appended to an utterance (measured: 3 s keeps stock
-# accuracy, 1 s lets the decoder loop).
-DEFAULT_PAD = 3.0
-# Whisper's window: padding this long fills it (CTranslate2's encoder takes at most 3000 frames).
-WINDOW_SECONDS = 30.0
+# Feature frames per second of audio (a hop of 160 samples at 16 kHz), and encoder
+# positions per second (the encoder halves the frames).
+PROTOCOL = 3
+FRAMES_PER_SECOND = 100
+TOKENS_PER_ENCODER_SECOND = 50
+# Whisper's window: CTranslate2's encoder takes at most 3000 frames (30 s).
+MAX_FRAMES = 3000
+# Prompt tokens kept before the start sequence: under half the decoder's 448 positions.
+MAX_PROMPT_TOKENS = 223
+# Word times: the width of the median filter over the alignment heads' attention.
+MEDIAN_FILTER_WIDTH = 7
+# Languages written without spaces, whose words are cut at every whole character.
+UNSPACED_LANGUAGES = {"zh", "ja", "th", "lo", "my", "yue"}
+REPLACEMENT = "\ufffd"
+# Punctuation that joins the word after it, and the word before it.
+PREPENDED_PUNCTUATION = "\"'“¿([{-"
+APPENDED_PUNCTUATION = "\"'.。,，!！?？:：”)]}、"
 # Decoded tokens allowed per second of audio, plus a fixed margin.
 TOKENS_PER_SECOND = 6
 TOKEN_MARGIN = 10
@@ -110,7 +126,7 @@ def read_exactly(stream, count):
         if not chunk:
             return None
         data.extend(chunk)
-    return bytes(data)
+    return data
 
 
 def read_request(stream):
@@ -120,7 +136,7 @@ def read_request(stream):
         return None
     header = json.loads(read_exactly(stream, struct.unpack("<I", size)[0]).decode("utf-8"))
     payload_size = struct.unpack("<I", read_exactly(stream, 4))[0]
-    payload = read_exactly(stream, payload_size) if payload_size else b""
+    payload = read_exactly(stream, payload_size) if payload_size else bytearray()
     return header, payload
 
 
@@ -220,37 +236,44 @@ def byte_decoder():
 
 
 class VocabularyTokenizer:
-    """What faster-whisper asks of its Hugging Face tokenizer when it decodes, read from the
-    model's vocabulary (vocabulary.txt, or vocabulary.json) instead of tokenizer.json.
+    """The model's tokens, read from its vocabulary (vocabulary.txt, or vocabulary.json)
+    instead of tokenizer.json.
 
     Loading tokenizer.json builds the BPE merge tables, about 22 MiB of resident memory
     (measured here, whisper-base), only to turn text into tokens, which a decode without a
     prompt never does. Decoding needs only each token's bytes: the tokens are kept as bytes,
     and the special ones ("<|en|>") by name. The full tokenizer is loaded the first time text
-    must be encoded (a prompt: the phrases a person gave). `decode` is handed text tokens
-    (below <|endoftext|>), as faster-whisper's Tokenizer hands them; it gives what the
-    tokenizer gives for them, invalid UTF-8 included (U+FFFD)."""
+    must be encoded (a prompt: the phrases a person gave). `decode` gives what the
+    tokenizer gives for text tokens (below <|endoftext|>), invalid UTF-8 included (U+FFFD).
+    A model folder with no vocabulary file has its tokens read from tokenizer.json, which is
+    then loaded at once."""
 
     SPECIAL = "<|"
 
     def __init__(self, model_dir):
         self.model_dir = model_dir
-        tokens = self.read_tokens(model_dir)
+        self.full = None
+        tokens = self.read_tokens()
         # Each character to the code point of its byte, so that Latin-1 then gives the bytes.
         to_bytes = {ord(character): byte for character, byte in byte_decoder().items()}
         self.ids = {token: index for index, token in enumerate(tokens) if token.startswith(self.SPECIAL)}
         self.bytes = [token.encode("utf-8") if token.startswith(self.SPECIAL)
                       else token.translate(to_bytes).encode("latin-1") for token in tokens]
-        self.full = None
 
-    @staticmethod
-    def read_tokens(model_dir):
-        text_file = os.path.join(model_dir, "vocabulary.txt")
+    def read_tokens(self):
+        text_file = os.path.join(self.model_dir, "vocabulary.txt")
         if os.path.isfile(text_file):
             with open(text_file, encoding="utf-8") as handle:
                 return handle.read().splitlines()
-        with open(os.path.join(model_dir, "vocabulary.json"), encoding="utf-8") as handle:
-            return json.load(handle)
+        json_file = os.path.join(self.model_dir, "vocabulary.json")
+        if os.path.isfile(json_file):
+            with open(json_file, encoding="utf-8") as handle:
+                return json.load(handle)
+        ids = self.tokenizer().get_vocab(with_added_tokens=True)
+        tokens = [""] * (max(ids.values()) + 1)
+        for token, index in ids.items():
+            tokens[index] = token
+        return tokens
 
     def token_to_id(self, token):
         if token.startswith(self.SPECIAL):
@@ -275,65 +298,155 @@ class VocabularyTokenizer:
         return self.full
 
 
-def whisper_model(model_dir, threads):
-    """faster-whisper's WhisperModel (1.2.1, pinned) on the model's own vocabulary: its
-    __init__ less the tokenizer.json load (see VocabularyTokenizer). A model folder with no
-    vocabulary file gets the stock WhisperModel."""
-    from faster_whisper import WhisperModel
-    if not any(os.path.isfile(os.path.join(model_dir, name)) for name in ("vocabulary.txt", "vocabulary.json")):
-        return WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
-    import ctranslate2
-    from faster_whisper.feature_extractor import FeatureExtractor
-    from faster_whisper.utils import get_logger
+class ArrayView:
+    """A buffer seen by CTranslate2 as an array (the array interface), so that no numpy is
+    needed to hand it features or to copy its own outputs. The buffer must outlive the
+    StorageView made from it."""
 
-    model = WhisperModel.__new__(WhisperModel)
-    model.logger = get_logger()
-    model.model = ctranslate2.models.Whisper(model_dir, device="cpu", compute_type="int8",
-                                             intra_threads=threads, inter_threads=1)
-    model.hf_tokenizer = VocabularyTokenizer(model_dir)
-    model.feat_kwargs = model._get_feature_kwargs(model_dir)
-    model.feature_extractor = FeatureExtractor(**model.feat_kwargs)
-    model.input_stride = 2
-    model.num_samples_per_token = model.feature_extractor.hop_length * model.input_stride
-    model.frames_per_second = model.feature_extractor.sampling_rate // model.feature_extractor.hop_length
-    model.tokens_per_second = model.feature_extractor.sampling_rate // model.num_samples_per_token
-    model.time_precision = 0.02
-    model.max_length = 448
-    return model
+    def __init__(self, buffer, shape, typestr="<f4"):
+        self.buffer = buffer
+        address = ctypes.addressof((ctypes.c_char * len(buffer)).from_buffer(buffer)) if len(buffer) else 0
+        self.__array_interface__ = {"shape": tuple(shape), "typestr": typestr, "data": (address, False), "version": 3}
+
+
+def repeated(storage, count):
+    """A copy of a (1, …) StorageView with its one item repeated `count` times (a batch)."""
+    interface = storage.__array_interface__
+    shape = list(interface["shape"])
+    size = int(interface["typestr"][2:])
+    for extent in shape:
+        size *= extent
+    address = interface["data"][0]
+    buffer = bytearray(size * count)
+    base = ctypes.addressof((ctypes.c_char * len(buffer)).from_buffer(buffer))
+    for index in range(count):
+        ctypes.memmove(base + index * size, address, size)
+    shape[0] *= count
+    return ArrayView(buffer, shape, interface["typestr"])
+
+
+class LanguageTokens:
+    """The special tokens of one decoding language, and its text turned into tokens and back
+    (the part of Whisper's tokenizer a decode uses)."""
+
+    def __init__(self, vocabulary, multilingual, language):
+        special = vocabulary.token_to_id
+        self.vocabulary = vocabulary
+        self.sot, self.eot = special("<|startoftranscript|>"), special("<|endoftext|>")
+        self.sot_prev, self.no_timestamps = special("<|startofprev|>"), special("<|notimestamps|>")
+        self.sot_sequence = [self.sot]
+        if multilingual:
+            self.sot_sequence += [special(f"<|{language}|>"), special("<|transcribe|>")]
+        self.language_code = language if multilingual else "en"
+
+    def decode(self, tokens):
+        """The text of the text tokens among `tokens`."""
+        return self.vocabulary.decode([token for token in tokens if token < self.eot])
+
+    def encode(self, text):
+        return self.vocabulary.encode(text, add_special_tokens=False).ids
+
+    def prompt(self, phrases):
+        """The decoder's prompt: the phrases after <|startofprev|> (at most half the model's
+        448 positions), then the start sequence without timestamps."""
+        prompt = []
+        if phrases and phrases.strip():
+            words = self.encode(" " + phrases.strip())
+            prompt = [self.sot_prev] + words[:MAX_PROMPT_TOKENS]
+        return prompt + self.sot_sequence + [self.no_timestamps]
+
+    def split_on_unicode(self, tokens):
+        """The tokens cut wherever the text decoded so far is whole characters (a multi-byte
+        character spread over tokens stays in one piece): (pieces' text, pieces' tokens)."""
+        whole = self.vocabulary.decode(tokens)
+        texts, pieces, current, offset = [], [], [], 0
+        for token in tokens:
+            current.append(token)
+            text = self.vocabulary.decode(current)
+            broken = text.find(REPLACEMENT)
+            if broken < 0 or (offset + broken < len(whole) and whole[offset + broken] == REPLACEMENT):
+                texts.append(text)
+                pieces.append(current)
+                current = []
+                offset += len(text)
+        return texts, pieces
+
+    def split_to_words(self, tokens):
+        """The tokens grouped into words: at spaces, or at every character in the languages
+        written without them."""
+        texts, pieces = self.split_on_unicode(tokens)
+        if self.language_code in UNSPACED_LANGUAGES:
+            return texts, pieces
+        words, groups = [], []
+        for text, piece in zip(texts, pieces):
+            if piece[0] >= self.eot or text.startswith(" ") or text.strip() in string.punctuation or not words:
+                words.append(text)
+                groups.append(list(piece))
+            else:
+                words[-1] += text
+                groups[-1].extend(piece)
+        return words, groups
+
+
+def merge_punctuations(words, prepended, appended):
+    """Opening punctuation joins the word after it, closing punctuation the word before it
+    (in place; the emptied entries stay, with no text)."""
+    following = len(words) - 1
+    for index in range(len(words) - 2, -1, -1):
+        word = words[index]
+        if word["word"].startswith(" ") and word["word"].strip() in prepended:
+            words[following]["word"] = word["word"] + words[following]["word"]
+            words[following]["tokens"] = word["tokens"] + words[following]["tokens"]
+            word["word"], word["tokens"] = "", []
+        else:
+            following = index
+    previous = 0
+    for index in range(1, len(words)):
+        word = words[index]
+        if not words[previous]["word"].endswith(" ") and word["word"] in appended:
+            words[previous]["word"] += word["word"]
+            words[previous]["tokens"] = words[previous]["tokens"] + word["tokens"]
+            word["word"], word["tokens"] = "", []
+        else:
+            previous = index
 
 
 class Decoder:
-    def __init__(self, model_dir, threads):
-        from faster_whisper.tokenizer import Tokenizer
-        from faster_whisper.transcribe import merge_punctuations
-        import ctranslate2
-        import numpy
+    """The model, loaded once, and the requests it serves. It takes features, never audio:
+    with no numpy, no faster-whisper and no tokenizer.json to load, the worker holds about
+    30 MiB less (see docs/recognition.md)."""
 
-        self.np, self.ctranslate2, self.Tokenizer = numpy, ctranslate2, Tokenizer
-        self.merge_punctuations = merge_punctuations
-        self.model = whisper_model(model_dir, threads)
+    def __init__(self, model_dir, threads):
+        import ctranslate2
+
+        self.ctranslate2 = ctranslate2
+        self.model = ctranslate2.models.Whisper(model_dir, device="cpu", compute_type="int8",
+                                                intra_threads=threads, inter_threads=1)
+        self.vocabulary = VocabularyTokenizer(model_dir)
+        self.mels = self.model.n_mels
         # The language tokens the model was trained with (base: 99; the tokenizer knows one more).
         with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as handle:
             language_ids = json.load(handle).get("lang_ids") or []
-        tokens = [self.model.hf_tokenizer.id_to_token(i) for i in language_ids]
+        tokens = [self.vocabulary.id_to_token(i) for i in language_ids]
         self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
 
-    def encode(self, payload, pad, pad_features=False, full=False):
-        """The utterance's samples, its seconds and the encoder output of the utterance plus `pad` s of
-        silence (or of zero frames after its features, as a final transcribe pads; or, when `full`,
-        in the 30 s window padded as stock transcribe pads it)."""
-        np = self.np
-        audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
-        if full:
-            features = self.padded_features(audio, WINDOW_SECONDS)
-        elif pad_features:
-            features = self.padded_features(audio, pad)
-        else:
-            padded = np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)])
-            features = self.model.feature_extractor(padded, padding=0)
-        storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
-        return len(audio) / SAMPLE_RATE, self.model.model.encode(storage, to_cpu=False)
+    def features(self, header, payload):
+        """The request's features as the encoder takes them, and the utterance's own seconds."""
+        mels, frames = int(header.get("mels", 0)), int(header.get("frames", 0))
+        if mels != self.mels:
+            raise RequestError(f"the model takes {self.mels} mel bands, the request has {mels}")
+        if frames < 1 or frames > MAX_FRAMES or len(payload) != mels * frames * 4:
+            raise RequestError(f"the payload holds {len(payload)} bytes, not {mels} x {frames} float32 features "
+                               f"(1 to {MAX_FRAMES} frames)")
+        seconds = float(header.get("audio_seconds", frames / FRAMES_PER_SECOND))
+        view = ArrayView(payload, (1, mels, frames))
+        return seconds, view
+
+    def encode(self, header, payload):
+        seconds, view = self.features(header, payload)
+        storage = self.ctranslate2.StorageView.from_array(view)
+        return seconds, self.model.encode(storage, to_cpu=False)
 
     def pair(self, header, payload):
         """One utterance in two forced languages from one encoder pass (a batch of two prompts)."""
@@ -347,12 +460,11 @@ class Decoder:
         timings = {}
         started = time.perf_counter()
         full = header.get("window") == "full"
-        seconds, encoded = self.encode(payload, float(header.get("pad", DEFAULT_PAD)), bool(header.get("pad_features")),
-                                       full=full)
+        seconds, encoded = self.encode(header, payload)
         timings["encode"] = time.perf_counter() - started
         started = time.perf_counter()
         # The language tokens' probabilities after <|startoftranscript|>: one decoder step.
-        detected = dict(self.model.model.detect_language(encoded)[0])
+        detected = dict(self.model.detect_language(encoded)[0])
         shares = [detected.get(f"<|{language}|>", 0.0) for language in languages]
         total = sum(shares) or 1.0
         shares = [share / total for share in shares]
@@ -387,16 +499,13 @@ class Decoder:
 
     def pair_generate(self, encoded, tokenizers, seconds, header):
         """One greedy hypothesis per tokenizer's forced language over the same encoder output."""
-        np = self.np
-        if len(tokenizers) == 1:
-            batch = encoded
-        else:
-            batch = self.ctranslate2.StorageView.from_array(
-                np.ascontiguousarray(np.repeat(np.asarray(encoded), len(tokenizers), axis=0)))
-        prompts = [self.model.get_prompt(tokenizer, [], without_timestamps=True,
-                                         hotwords=header.get("prompt") or None) for tokenizer in tokenizers]
+        batch = encoded
+        if len(tokenizers) > 1:
+            copy = repeated(encoded, len(tokenizers))
+            batch = self.ctranslate2.StorageView.from_array(copy)
+        prompts = [tokenizer.prompt(header.get("prompt")) for tokenizer in tokenizers]
         limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
-        return self.model.model.generate(
+        return self.model.generate(
             batch, prompts, beam_size=1, num_hypotheses=1,
             max_length=max(len(prompt) for prompt in prompts) + limit,
             return_scores=True, return_no_speech_prob=True,
@@ -404,52 +513,50 @@ class Decoder:
 
     def tokenizer(self, language):
         if language not in self.tokenizers:
-            self.tokenizers[language] = self.Tokenizer(
-                self.model.hf_tokenizer, self.model.model.is_multilingual, task="transcribe", language=language)
+            self.tokenizers[language] = LanguageTokens(self.vocabulary, self.model.is_multilingual, language)
         return self.tokenizers[language]
 
-    def padded_features(self, audio, pad):
-        """The features of the utterance followed by `pad` seconds of zero frames: stock
-        transcribe's padding (zeros after the last frame, not the features of silence), in a
-        window only as long as needed."""
-        np = self.np
-        features = self.model.feature_extractor(audio)
-        frames = min(self.model.feature_extractor.nb_max_frames, features.shape[1] + int(pad * 100))
-        if features.shape[1] >= frames:
-            return features[:, :frames]
-        return np.pad(features, ((0, 0), (0, frames - features.shape[1])))
+    def words(self, tokenizer, tokens, encoded, frames):
+        """The words of `tokens` with their times (from the decoder's cross-attention, as
+        CTranslate2 aligns them) and their mean token probability."""
+        result = self.model.align(encoded, tokenizer.sot_sequence, [tokens], frames,
+                                  median_filter_width=MEDIAN_FILTER_WIDTH)[0]
+        texts, groups = tokenizer.split_to_words(tokens + [tokenizer.eot])
+        if len(groups) <= 1:
+            return []
+        boundaries = [0]
+        for group in groups[:-1]:
+            boundaries.append(boundaries[-1] + len(group))
+        pairs = result.alignments
+        # The time of each text token: where the alignment path first reaches it.
+        times = [pairs[i][1] / TOKENS_PER_ENCODER_SECOND for i in range(len(pairs))
+                 if i == 0 or pairs[i][0] != pairs[i - 1][0]]
+        probabilities = result.text_token_probs
+        words = []
+        for position, (text, group) in enumerate(zip(texts, groups[:len(boundaries) - 1])):
+            first, last = boundaries[position], boundaries[position + 1]
+            span = probabilities[first:last]
+            words.append({"word": text, "tokens": group, "start": times[first], "end": times[last],
+                          "probability": sum(span) / len(span) if span else 0.0})
+        return words
 
     def transcribe(self, header, payload):
-        np = self.np
         language = header.get("language", "en")
         if language not in self.languages:
             return {"ok": False, "error": f"the model does not know the language '{language}'"}
         tokenizer = self.tokenizer(language)
-        audio = np.frombuffer(payload, dtype="<i2").astype(np.float32) / 32768.0
-        seconds = len(audio) / SAMPLE_RATE
-        pad = float(header.get("pad", DEFAULT_PAD))
         timings = {}
         started = time.perf_counter()
         full = header.get("window") == "full"
-        if full:
-            # The 30 s window Whisper was trained on, padded as stock transcribe pads it.
-            features = self.padded_features(audio, WINDOW_SECONDS)
-        elif header.get("pad_features"):
-            features = self.padded_features(audio, pad)
-        else:
-            features = self.model.feature_extractor(
-                np.concatenate([audio, np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)]), padding=0)
-        storage = self.ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis, :, :]))
-        encoded = self.model.model.encode(storage, to_cpu=False)
+        seconds, encoded = self.encode(header, payload)
         timings["encode"] = time.perf_counter() - started
 
-        prompt = self.model.get_prompt(tokenizer, [], without_timestamps=True,
-                                       hotwords=header.get("prompt") or None)
+        prompt = tokenizer.prompt(header.get("prompt"))
         limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
         hypotheses = 1 + max(0, int(header.get("alternatives", 0)))
         beam = max(hypotheses, int(header.get("beam", 1)))
         started = time.perf_counter()
-        result = self.model.model.generate(
+        result = self.model.generate(
             encoded, [prompt], beam_size=beam, num_hypotheses=hypotheses,
             max_length=len(prompt) + limit,
             return_scores=True, return_no_speech_prob=True,
@@ -467,15 +574,14 @@ class Decoder:
         best_tokens = sequences[0]
         avg_logprob = logprobs[0]
         no_speech = float(result.no_speech_prob)
-        silent = (no_speech > NO_SPEECH_THRESHOLD and avg_logprob < LOGPROB_THRESHOLD) or \
-            (no_speech > NOISE_NO_SPEECH_THRESHOLD and avg_logprob < NOISE_LOGPROB_THRESHOLD)
+        silent = one_language_silent(no_speech, avg_logprob)
         words = []
         if header.get("words") and best_tokens and not silent:
             started = time.perf_counter()
-            frames = int(round(seconds * SAMPLE_RATE / self.model.feature_extractor.hop_length))
-            alignment = self.model.find_alignment(tokenizer, [best_tokens], encoded, frames)[0]
+            frames = int(round(seconds * FRAMES_PER_SECOND))
+            alignment = self.words(tokenizer, best_tokens, encoded, frames)
             # Punctuation joins the word beside it, as faster-whisper's transcribe does.
-            self.merge_punctuations(alignment, "\"'“¿([{-", "\"'.。,，!！?？:：”)]}、")
+            merge_punctuations(alignment, PREPENDED_PUNCTUATION, APPENDED_PUNCTUATION)
             for word in alignment:
                 text = word["word"].strip()
                 if text:
@@ -493,29 +599,8 @@ class Decoder:
                 "words": words, "seconds": timings, "audio_seconds": seconds}
 
 
-def without_media_decoder():
-    """faster-whisper imports PyAV when it starts, to decode media files. The worker is handed PCM
-    and never decodes a file, and PyAV's libraries would hold about 16 MB of resident memory, so a
-    placeholder stands in for it (a file decode would fail with an AttributeError)."""
-    import types
-    placeholder = types.ModuleType("av")
-    placeholder.__doc__ = "not loaded: Parley's Whisper worker is handed PCM, never media files"
-    sys.modules.setdefault("av", placeholder)
-
-
-# numpy's OpenBLAS starts a thread per core, and after each matrix product its
-# threads spin for a while, waiting for more. The feature extractor's products
-# come right before CTranslate2's encoder, whose own threads then share the two
-# cores with spinning ones: measured here, a 2.8 s utterance's encoder took
-# 107 ms instead of 54, and a 5.3 s one's 141 instead of 80. One BLAS thread
-# costs the feature extractor nothing measurable (1.7 ms either way).
-BLAS_THREADS = "1"
-
-
-def one_blas_thread():
-    """Keeps numpy's BLAS on one thread (read by OpenBLAS when numpy loads it, so
-    before the first numpy import); a value set by the person is kept."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)
+class RequestError(Exception):
+    """A request the worker cannot serve as sent (answered with its message)."""
 
 
 # oneDNN (inside CTranslate2) builds a primitive for every convolution shape it meets and
@@ -535,35 +620,10 @@ def no_primitive_cache():
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", PRIMITIVE_CACHE_CAPACITY)
 
 
-def blas_threads():
-    """The number of threads numpy's OpenBLAS uses, or None when it cannot be told
-    (numpy not loaded yet, or built on another BLAS)."""
-    import ctypes
-    try:
-        with open("/proc/self/maps", encoding="utf-8") as maps:
-            paths = {line.split(None, 5)[5].strip() for line in maps if "openblas" in line.lower()
-                     and len(line.split(None, 5)) == 6}
-    except OSError:
-        return None
-    for path in sorted(paths):
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_",
-                     "openblas_get_num_threads"):
-            function = getattr(library, name, None)
-            if function is not None:
-                function.restype = ctypes.c_int
-                return int(function())
-    return None
-
-
 def release_memory():
     """Hands the decode's freed buffers back to the system while the worker waits for the next
     utterance (glibc keeps them otherwise: about 40 MB of resident memory here)."""
     try:
-        import ctypes
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
@@ -589,12 +649,10 @@ def main():
         return 1
     verification = Verification(model_file, arguments.sha256.lower())
     try:
-        one_blas_thread()
         no_primitive_cache()
-        without_media_decoder()
-        import faster_whisper  # noqa: F401 — imported while the hash is computed
+        import ctranslate2  # noqa: F401 — imported while the hash is computed
     except ImportError as error:
-        write_response(output, {"ready": False, "error": f"faster-whisper is not installed: {error}"})
+        write_response(output, {"ready": False, "error": f"CTranslate2 is not installed: {error}"})
         return 1
     problem = verification.problem()
     if problem:
@@ -605,9 +663,9 @@ def main():
     except Exception as error:  # the runtime's own message is the useful one
         write_response(output, {"ready": False, "error": f"the model in {arguments.model} does not load: {error}"})
         return 1
-    write_response(output, {"ready": True, "protocol": 2, "languages": decoder.languages,
-                            "multilingual": decoder.model.model.is_multilingual,
-                            "verified": bool(arguments.sha256), "blas_threads": blas_threads(),
+    write_response(output, {"ready": True, "protocol": PROTOCOL, "languages": decoder.languages,
+                            "multilingual": decoder.model.is_multilingual, "mels": decoder.mels,
+                            "verified": bool(arguments.sha256),
                             "load_seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()})
     while True:
         request = read_request(source)
@@ -622,6 +680,8 @@ def main():
                 answer = decoder.pair(header, payload)
             elif header.get("op") != "ping":
                 answer = {"ok": False, "error": f"unknown request '{header.get('op')}'"}
+        except RequestError as error:
+            answer = {"ok": False, "error": str(error)}
         except Exception as error:
             answer = {"ok": False, "error": f"{type(error).__name__}: {error}"}
         answer["id"] = header.get("id")

@@ -4,7 +4,8 @@ import Foundation
 /// (see `worker/whisper_worker.py`).
 ///
 /// A request is a little-endian `u32` header length, the header as UTF-8
-/// JSON, a `u32` payload length and the payload (16 kHz mono s16le PCM). A
+/// JSON, a `u32` payload length and the payload (the utterance's log-mel
+/// features, float32 little-endian, mel by mel: `WhisperFeatures`). A
 /// response is a `u32` length and a JSON body. Lengths make every frame's end
 /// explicit, so a worker that dies mid-answer is never mistaken for one that
 /// answered.
@@ -13,17 +14,14 @@ enum WhisperFrames {
     static let maximumResponseBytes = 16 << 20
 
     /// One request frame.
-    static func request(header: some Encodable, payload: [Int16]) throws -> Data {
+    static func request(header: some Encodable, payload: [Float]) throws -> Data {
         let json = try JSONEncoder().encode(header)
-        var data = Data(capacity: 8 + json.count + payload.count * 2)
+        var data = Data(capacity: 8 + json.count + payload.count * 4)
         append(UInt32(json.count), to: &data)
         data.append(json)
-        append(UInt32(payload.count * 2), to: &data)
-        payload.withUnsafeBufferPointer { buffer in
-            for sample in buffer {
-                withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) }
-            }
-        }
+        append(UInt32(payload.count * 4), to: &data)
+        let bits = payload.map { $0.bitPattern.littleEndian }
+        bits.withUnsafeBytes { data.append(contentsOf: $0) }
         return data
     }
 
@@ -51,19 +49,20 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var alternatives: Int
     /// Whether to align words to times (costs one more decoder pass).
     var words: Bool
-    /// Seconds of silence appended before encoding (the worker's default, 3 s, when nil).
-    var pad: Double? = nil
-    /// The two forced languages of a `pair` request (protocol 2), in order.
+    /// The two forced languages of a `pair` request, in order.
     var languages: [String]? = nil
-    /// `full`: encode the 30 s window stock transcribe encodes instead of the utterance and `pad`.
+    /// `full` when the features fill the 30 s window stock transcribe encodes.
     var window: String? = nil
-    /// Pad with `pad` seconds of zero frames after the features (stock's padding) instead of
-    /// appending silence to the audio.
-    var padFeatures: Bool? = nil
+    /// The payload's mel bands (the model's: the ready message says how many).
+    var mels = 80
+    /// The payload's frames (100 a second, padding included).
+    var frames = 0
+    /// The utterance's own length, without padding: it bounds the tokens and times the words.
+    var audioSeconds = 0.0
 
     enum CodingKeys: String, CodingKey {
-        case op, id, language, prompt, beam, alternatives, words, pad, languages, window
-        case padFeatures = "pad_features"
+        case op, id, language, prompt, beam, alternatives, words, languages, window, mels, frames
+        case audioSeconds = "audio_seconds"
     }
 }
 
@@ -74,14 +73,10 @@ struct WhisperReady: Decodable, Sendable, Equatable {
     var languages: [String]?
     var verified: Bool?
     var pid: Int32?
-    /// The threads of numpy's BLAS in the worker (1: see `one_blas_thread` in the worker); nil
-    /// when the worker cannot tell.
-    var blasThreads: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case ready, error, languages, verified, pid
-        case blasThreads = "blas_threads"
-    }
+    /// The protocol the worker speaks: 3 takes features (earlier ones took PCM).
+    var `protocol`: Int?
+    /// The mel bands the model takes (80; 128 for large-v3).
+    var mels: Int?
 }
 
 /// The worker's answer to a transcription request.

@@ -88,8 +88,8 @@ final class WhisperProcess: Sendable {
     }
 
     /// Sends one request and waits for its answer, at most `timeout` seconds.
-    func send(_ header: WhisperRequestHeader, audio: [Int16], timeout: Double) async throws -> WhisperAnswer {
-        let frame = try WhisperFrames.request(header: header, payload: audio)
+    func send(_ header: WhisperRequestHeader, features: [Float], timeout: Double) async throws -> WhisperAnswer {
+        let frame = try WhisperFrames.request(header: header, payload: features)
         let timer = failAfter(timeout)
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in

@@ -48,11 +48,11 @@ extension WhisperRecognizer: LanguagePairRecognizer {
         // Padded as a final one-language decode is, so each reading is what that decode would hear.
         let prompt = prompt(for: options)
         let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt,
-                                                     pad: tuning.finalPad, padFeatures: tuning.padFeatures)
+                                                     padding: tuning.finalPadding)
         guard tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok,
               let readings = answer.hypotheses, Self.silenceDecides(readings) else { return answer }
         countSecondOpinion()
-        let second = try await worker.transcribePair(audio, languages: languages, prompt: prompt, fullWindow: true)
+        let second = try await worker.transcribePair(audio, languages: languages, prompt: prompt, padding: .fullWindow)
         return second.ok && second.hypotheses?.contains(where: { !$0.silent && !$0.text.isEmpty }) == true ? second : answer
     }
 

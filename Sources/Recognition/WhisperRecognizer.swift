@@ -36,7 +36,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var partialPad = 1.0
         /// Text that biases decoding toward expected names and terms (Whisper's prompt).
         public var phrases: [String] = []
-        /// Seconds of padding after the audio of a final decode (the worker's default, 3 s, when nil).
+        /// Seconds of padding after the audio of a final decode (`defaultFinalPad` when nil).
         public var finalPad: Double? = nil
         /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
         /// features — rather than with silence appended to the audio. On the noisy recordings the
@@ -55,6 +55,16 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
         /// Creates the default tuning.
         public init() {}
+
+        /// Seconds of padding after a final decode's audio unless `finalPad` says otherwise
+        /// (measured: 3 s keeps stock accuracy, 1 s lets the decoder loop).
+        public static let defaultFinalPad = 3.0
+
+        /// How a final decode (one language or a pair) is padded.
+        var finalPadding: WhisperPadding {
+            let seconds = finalPad ?? Self.defaultFinalPad
+            return padFeatures ? .zeroFrames(seconds: seconds) : .silence(seconds: seconds)
+        }
 
         /// The detector's own hangover for `endpoint` milliseconds.
         func hangoverMilliseconds(endpoint: Int) -> Int { min(speculativeMilliseconds, endpoint) }
@@ -150,14 +160,13 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
-                                                 pad: final ? tuning.finalPad : tuning.partialPad,
-                                                 padFeatures: final && tuning.padFeatures)
+                                                 padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad))
         guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok else { return answer }
         let secondOpinion = {
             self.countSecondOpinion()
             return try await self.worker.transcribe(audio, language: language, prompt: prompt,
                                                     beam: 1 + alternatives, alternatives: alternatives,
-                                                    words: self.tuning.wordTimes, fullWindow: true)
+                                                    words: self.tuning.wordTimes, padding: .fullWindow)
         }
         if answer.silent == true {
             let second = try await secondOpinion()

@@ -43,8 +43,8 @@ public actor WhisperWorker {
     private var nextID = 0
     /// How many times the worker was started (the first start included).
     public private(set) var starts = 0
-    /// The threads of numpy's BLAS in the running worker, as it reported when it started.
-    public private(set) var blasThreads: Int?
+    /// The feature extractor for the running worker's model (its mel bands).
+    private var extractor = WhisperFeatures()
 
     /// Seconds allowed for the interpreter to start and load the model.
     static let startTimeout = 120.0
@@ -74,38 +74,45 @@ public actor WhisperWorker {
         starting = nil
     }
 
-    /// Decodes one utterance; on a worker failure restarts it and tries once more.
+    /// Decodes one utterance, padded as `padding` says; on a worker failure restarts it and
+    /// tries once more.
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
-                    alternatives: Int, words: Bool, pad: Double? = nil, padFeatures: Bool = false,
-                    fullWindow: Bool = false) async throws -> WhisperAnswer {
+                    alternatives: Int, words: Bool, padding: WhisperPadding) async throws -> WhisperAnswer {
         let header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
-                                          alternatives: alternatives, words: words, pad: pad,
-                                          window: fullWindow ? "full" : nil, padFeatures: padFeatures ? true : nil)
-        return try await exchange(header, audio: audio)
+                                          alternatives: alternatives, words: words,
+                                          window: padding == .fullWindow ? "full" : nil)
+        return try await exchange(header, audio: audio, padding: padding)
     }
 
     /// Decodes one utterance in two forced languages from one encoder pass (the worker's
-    /// `pair` request), in the full 30 s window when `fullWindow`; on a worker failure
-    /// restarts it and tries once more.
+    /// `pair` request); on a worker failure restarts it and tries once more.
     func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?,
-                        pad: Double? = nil, padFeatures: Bool = false, fullWindow: Bool = false) async throws -> WhisperAnswer {
+                        padding: WhisperPadding) async throws -> WhisperAnswer {
         let header = WhisperRequestHeader(op: "pair", id: 0, language: languages.0, prompt: prompt, beam: 1,
-                                          alternatives: 0, words: false, pad: pad, languages: [languages.0, languages.1],
-                                          window: fullWindow ? "full" : nil, padFeatures: padFeatures ? true : nil)
-        return try await exchange(header, audio: audio)
+                                          alternatives: 0, words: false, languages: [languages.0, languages.1],
+                                          window: padding == .fullWindow ? "full" : nil)
+        return try await exchange(header, audio: audio, padding: padding)
     }
 
-    /// Sends `header` with `audio` and waits for the answer, restarting a failed worker once.
-    private func exchange(_ request: WhisperRequestHeader, audio: [Int16]) async throws -> WhisperAnswer {
+    /// Sends `header` with the features of `audio` and waits for the answer, restarting a
+    /// failed worker once.
+    private func exchange(_ request: WhisperRequestHeader, audio: [Int16], padding: WhisperPadding) async throws -> WhisperAnswer {
         var header = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
+        var features: (frames: Int, values: [Float])?
         for attempt in 1...2 {
             let worker = try await running()
             nextID += 1
             header.id = nextID
+            if features == nil || header.mels != extractor.mels {
+                features = padding.features(of: audio, with: extractor)
+                header.mels = extractor.mels
+            }
+            header.frames = features?.frames ?? 0
+            header.audioSeconds = Double(audio.count) / Double(WhisperFeatures.sampleRate)
             do {
                 let sent = ContinuousClock.now
-                let answer = try await worker.send(header, audio: audio, timeout: timeout)
+                let answer = try await worker.send(header, features: features?.values ?? [], timeout: timeout)
                 let roundTrip = sent.duration(to: .now)
                 let stages = (answer.seconds ?? [:]).sorted { $0.key < $1.key }
                     .map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
@@ -137,8 +144,8 @@ public actor WhisperWorker {
             let (worker, ready) = try await task.value
             starts += 1
             languages = ready.languages ?? []
-            blasThreads = ready.blasThreads
-            logger.debug("worker ready", metadata: ["pid": "\(worker.pid)", "blas_threads": "\(ready.blasThreads.map(String.init) ?? "unknown")"])
+            if let mels = ready.mels, mels != extractor.mels { extractor = WhisperFeatures(mels: mels) }
+            logger.debug("worker ready", metadata: ["pid": "\(worker.pid)", "mels": "\(extractor.mels)"])
             process = worker
             return worker
         } catch let failure as WhisperWorkerFailure {
@@ -152,6 +159,11 @@ public actor WhisperWorker {
         guard ready.ready else {
             worker.terminate()
             throw RecognitionError.modelUnusable(path: launch.model.path, reason: ready.error ?? "the worker did not say why")
+        }
+        guard (ready.protocol ?? 1) >= 3, let mels = ready.mels, mels > 0 else {
+            worker.terminate()
+            throw RecognitionError.modelUnusable(path: launch.model.path,
+                                                 reason: "the worker at \(launch.script) is older than this parley (it takes audio, not features)")
         }
         return (worker, ready)
     }

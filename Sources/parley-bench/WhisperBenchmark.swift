@@ -24,7 +24,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
     var speculativeMilliseconds = WhisperRecognizer.Tuning().speculativeMilliseconds
 
     @Option(name: .customLong("final-pad"), help: ArgumentHelp("Seconds of silence after a final decode's audio.", valueName: "s"))
-    var finalPad = WhisperRecognizer.Tuning().finalPad ?? 3
+    var finalPad = WhisperRecognizer.Tuning().finalPad ?? WhisperRecognizer.Tuning.defaultFinalPad
 
     @Flag(name: .customLong("pad-audio"), help: "Pad a final decode's audio with silence instead of its features with zero frames.")
     var padAudio = false

@@ -55,10 +55,9 @@ struct WhisperSecondOpinionTests {
         let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
         let probe = try Self.recognizer(lexicon: nil)
         let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
-                                                               words: false, pad: probe.tuning.finalPad,
-                                                               padFeatures: probe.tuning.padFeatures).text)
+                                                               words: false, padding: probe.tuning.finalPadding).text)
         let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
-                                                     alternatives: 0, words: false, fullWindow: true)
+                                                     alternatives: 0, words: false, padding: .fullWindow)
         await probe.worker.shutdown()
         let fullText = try #require(full.text)
         #expect(full.window == "full")
