@@ -20,8 +20,11 @@ enum WhisperFrames {
         append(UInt32(json.count), to: &data)
         data.append(json)
         append(UInt32(payload.count * 4), to: &data)
-        let bits = payload.map { $0.bitPattern.littleEndian }
-        bits.withUnsafeBytes { data.append(contentsOf: $0) }
+        #if _endian(little)
+        payload.withUnsafeBytes { data.append(contentsOf: $0) }
+        #else
+        payload.map { $0.bitPattern.littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
+        #endif
         return data
     }
 

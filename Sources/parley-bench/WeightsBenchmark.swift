@@ -77,7 +77,7 @@ struct WeightsBenchmark: AsyncParsableCommand {
         let ms = { (value: Double) in String(format: "%.0f ms", value) }
         report.addTable(header: ["", "published float16", "installed int8", "int8 / float16"], rows: [
             ["model.bin", megabytes(f.bytes), megabytes(i.bytes), ratio(Double(i.bytes), Double(f.bytes), places: 2)],
-            ["the worker's SHA-256 check (Python's hashlib)", ms(f.hashMilliseconds), ms(i.hashMilliseconds), ratio(i.hashMilliseconds, f.hashMilliseconds, places: 2)],
+            ["the worker's SHA-256 check (a child process: its Python, hashlib)", ms(f.hashMilliseconds), ms(i.hashMilliseconds), ratio(i.hashMilliseconds, f.hashMilliseconds, places: 2)],
             ["CTranslate2 alone: peak while loading (VmHWM; its imports hold \(mib(i.importsMebibytes)))",
              mib(f.loadPeakMebibytes), mib(i.loadPeakMebibytes), ratio(i.loadPeakMebibytes, f.loadPeakMebibytes, places: 2)],
             ["CTranslate2 alone: resident once loaded (VmRSS)", mib(f.loadedMebibytes), mib(i.loadedMebibytes),

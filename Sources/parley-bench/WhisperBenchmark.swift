@@ -64,7 +64,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
             rows += [
                 ["\(label): stock `transcribe` (30 s window)", corpus.wordErrorRate(stock.byName(set), normalize: true),
                  Timings.format(stockTimes.median), rtf(stockTimes.samples, set, repetitions: repetitions), "1.00×"],
-                ["\(label): stock `transcribe`, numpy's BLAS on one thread as in Parley's worker",
+                ["\(label): stock `transcribe`, numpy's BLAS on one thread",
                  corpus.wordErrorRate(stockOneBlas.filter { $0.pass == 0 }.byName(set), normalize: true),
                  Timings.format(stockOneBlasTimes.median), rtf(stockOneBlasTimes.samples, set, repetitions: repetitions),
                  ratio(stockTimes.median, stockOneBlasTimes.median, places: 2)],
@@ -108,9 +108,10 @@ struct WhisperBenchmark: AsyncParsableCommand {
         report.add("")
         report.add("Targets: Parley's path ≥ 3× faster than stock `transcribe`, WER within 1 point of it.")
         report.add("")
-        report.add("Parley's worker keeps numpy's BLAS on one thread: after the feature extractor's matrix products, "
-            + "OpenBLAS's idle threads spin beside CTranslate2's encoder on the two cores. The second stock row runs "
-            + "stock with the same setting (`OPENBLAS_NUM_THREADS=1`), so that a ratio is not the setting's alone; "
+        report.add("Parley computes the features itself (in Swift, the same numbers as faster-whisper's extractor) "
+            + "and its worker has no numpy. Stock computes them with numpy, whose OpenBLAS threads spin after the "
+            + "extractor's matrix products beside CTranslate2's encoder on the two cores. The second stock row runs "
+            + "stock with one BLAS thread (`OPENBLAS_NUM_THREADS=1`), so that a ratio is not that setting's alone; "
             + "the ratios are to stock as a person runs it.")
         report.add("")
         report.add("Parley encodes the utterance and \(String(format: "%g", finalPad)) s of "
