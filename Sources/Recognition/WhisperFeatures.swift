@@ -21,6 +21,8 @@ struct WhisperFeatures: Sendable {
     static let sampleRate = 16_000
     /// Samples between the starts of consecutive frames.
     static let hop = 160
+    /// Frames per second of audio.
+    static let framesPerSecond = sampleRate / hop
     /// Samples per frame, and the length of its Fourier transform.
     static let fftSize = 400
     /// Frequency bins of a frame's power spectrum.
@@ -67,7 +69,7 @@ struct WhisperFeatures: Sendable {
     /// `m` at frame `t` is at `m * frames + t`). Fewer than 160 samples in all give no frame.
     func logMel(_ samples: [Int16], trailingZeros: Int = 160) -> (frames: Int, values: [Float]) {
         let length = samples.count + max(trailingZeros, 0)
-        let frames = length / Self.hop
+        let frames = Self.frameCount(samples: samples.count, trailingZeros: trailingZeros)
         guard frames > 0 else { return (0, []) }
         let signal = Self.reflectPadded(samples, length: length)
         let half = Self.fftSize / 2

@@ -22,7 +22,7 @@ enum WhisperPadding: Sendable, Equatable {
             return Self.fitted(spectrogram, frames: min(spectrogram.frames, Self.maximumFrames), mels: extractor.mels)
         case let .zeroFrames(seconds):
             let spectrogram = extractor.logMel(audio)
-            let frames = min(Self.maximumFrames, spectrogram.frames + Int(seconds * 100))
+            let frames = min(Self.maximumFrames, spectrogram.frames + Int(seconds * Double(WhisperFeatures.framesPerSecond)))
             return Self.fitted(spectrogram, frames: frames, mels: extractor.mels)
         case .fullWindow:
             return Self.fitted(extractor.logMel(audio), frames: Self.maximumFrames, mels: extractor.mels)
