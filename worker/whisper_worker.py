@@ -39,6 +39,15 @@ Requests ("op"):
               just called silent is kept (see pair_silent); in the full
               window, whose no-speech probability is the one the rule was
               made for, the rule alone judges.
+  alternative no payload; header: of (the id of the last transcribe request,
+              which returned alternatives), text (one of those alternatives),
+              words. The same answer with that alternative as the reading
+              and the former reading among the alternatives, its words
+              aligned when asked; the encoder output is held from the
+              transcribe request, so no encoder pass and no decode run. Any
+              other request lets the held output go. Parley asks for it when
+              the reading holds a word its language's word list lacks and an
+              alternative does not.
   ping        no payload; answered with {"id": …, "ok": true}.
 
 The ready message carries "protocol": 3 and "mels". Protocols 1 and 2 sent
@@ -485,6 +494,8 @@ class Decoder:
         tokens = [self.vocabulary.id_to_token(i) for i in language_ids]
         self.languages = sorted(t[2:-2] for t in tokens if t) if tokens else ["en"]
         self.tokenizers = {}
+        # The last transcribe request with alternatives: (its id, its Decoded), for `alternative`.
+        self.held = None
 
     def features(self, header, payload):
         """The request's features as the encoder takes them, and the utterance's own seconds."""
@@ -599,6 +610,7 @@ class Decoder:
         language = header.get("language", "en")
         if language not in self.languages:
             return {"ok": False, "error": f"the model does not know the language '{language}'"}
+        self.held = None
         tokenizer = self.tokenizer(language)
         timings = {}
         started = time.perf_counter()
@@ -618,7 +630,7 @@ class Decoder:
             suppress_blank=True, suppress_tokens=[-1])[0]
         timings["decode"] = time.perf_counter() - started
 
-        texts, logprobs, sequences = [], [], []
+        sequences, texts, logprobs = [], [], []
         for tokens, score in zip(result.sequences_ids, result.scores):
             tokens = [t for t in tokens if t < tokenizer.eot]
             tokens = trim_loop(tokens, tokenizer.decode)
@@ -626,15 +638,37 @@ class Decoder:
             texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.
             logprobs.append(float(score))
-        best_tokens = sequences[0]
-        avg_logprob = logprobs[0]
-        no_speech = float(result.no_speech_prob)
-        silent = one_language_silent(no_speech, avg_logprob)
+        decoded = Decoded(tokenizer, encoded, seconds, full, sequences, texts, logprobs,
+                          float(result.no_speech_prob))
+        answer = self.answer(decoded, 0, header.get("words"), timings)
+        if answer["alternatives"]:
+            self.held = (header.get("id"), decoded)
+        return answer
+
+    def alternative(self, header):
+        """The last transcribe request's answer again, with one of its alternatives as the
+        reading (and its words aligned when asked): the caller found the best reading wrong.
+        Its encoder output is held, so this costs no encoder pass and no decode."""
+        wanted = header.get("of")
+        held_id, decoded = self.held or (None, None)
+        if decoded is None or wanted is None or wanted != held_id:
+            raise RequestError(f"decode {wanted} is not the last one with alternatives, "
+                               "whose alternatives alone are held")
+        text = header.get("text")
+        if not isinstance(text, str) or text == decoded.texts[0] or text not in decoded.texts:
+            raise RequestError(f"'{text}' is not an alternative of decode {wanted}")
+        return self.answer(decoded, decoded.texts.index(text), header.get("words"), {})
+
+    def answer(self, decoded, chosen, words_wanted, timings):
+        """The answer with hypothesis `chosen` as the reading and the others as alternatives."""
+        tokenizer, tokens = decoded.tokenizer, decoded.sequences[chosen]
+        avg_logprob = decoded.logprobs[chosen]
+        silent = one_language_silent(decoded.no_speech, avg_logprob)
         words = []
-        if header.get("words") and best_tokens and not silent:
+        if words_wanted and tokens and not silent:
             started = time.perf_counter()
-            frames = int(round(seconds * FRAMES_PER_SECOND))
-            alignment = self.words(tokenizer, best_tokens, encoded, frames)
+            frames = int(round(decoded.seconds * FRAMES_PER_SECOND))
+            alignment = self.words(tokenizer, tokens, decoded.encoded, frames)
             # Punctuation joins the word beside it, as faster-whisper's transcribe does.
             merge_punctuations(alignment, PREPENDED_PUNCTUATION, APPENDED_PUNCTUATION)
             for word in alignment:
@@ -644,14 +678,26 @@ class Decoder:
                                   "end": round(float(word["end"]), 3),
                                   "confidence": round(float(word["probability"]), 4)})
             timings["align"] = time.perf_counter() - started
+        reading = decoded.texts[chosen]
         alternatives = []
-        for text in texts[1:]:
-            if text and text != texts[0] and text not in alternatives:
+        for text in decoded.texts[:chosen] + decoded.texts[chosen + 1:]:
+            if text and text != reading and text not in alternatives:
                 alternatives.append(text)
-        return {"ok": True, "text": "" if silent else texts[0], "silent": silent,
+        return {"ok": True, "text": "" if silent else reading, "silent": silent,
                 "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
-                "no_speech_prob": no_speech, "alternatives": [] if silent else alternatives, "window": "full" if full else "short",
-                "words": words, "seconds": timings, "audio_seconds": seconds}
+                "no_speech_prob": decoded.no_speech, "alternatives": [] if silent else alternatives,
+                "window": "full" if decoded.full else "short",
+                "words": words, "seconds": timings, "audio_seconds": decoded.seconds}
+
+
+class Decoded:
+    """One transcribe request's hypotheses, and the encoder output they were decoded from."""
+
+    __slots__ = ("tokenizer", "encoded", "seconds", "full", "sequences", "texts", "logprobs", "no_speech")
+
+    def __init__(self, tokenizer, encoded, seconds, full, sequences, texts, logprobs, no_speech):
+        self.tokenizer, self.encoded, self.seconds, self.full = tokenizer, encoded, seconds, full
+        self.sequences, self.texts, self.logprobs, self.no_speech = sequences, texts, logprobs, no_speech
 
 
 class RequestError(Exception):
@@ -747,9 +793,13 @@ def main():
             return 0
         header, payload = request
         answer = {"ok": True}
+        if header.get("op") != "alternative":
+            decoder.held = None  # only the last decode's alternatives can be chosen
         try:
             if header.get("op") == "transcribe":
                 answer = decoder.transcribe(header, payload)
+            elif header.get("op") == "alternative":
+                answer = decoder.alternative(header)
             elif header.get("op") == "pair":
                 answer = decoder.pair(header, payload)
             elif header.get("op") != "ping":

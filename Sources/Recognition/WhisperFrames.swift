@@ -62,9 +62,12 @@ struct WhisperRequestHeader: Codable, Sendable, Equatable {
     var frames = 0
     /// The utterance's own length, without padding: it bounds the tokens and times the words.
     var audioSeconds = 0.0
+    /// An `alternative` request's transcribe request (its id) and the alternative it chooses.
+    var of: Int? = nil
+    var text: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case op, id, language, prompt, beam, alternatives, words, languages, window, mels, frames
+        case op, id, language, prompt, beam, alternatives, words, languages, window, mels, frames, of, text
         case audioSeconds = "audio_seconds"
     }
 }

@@ -46,6 +46,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
         /// it holds a word the language's word list does not (`WordLexicon`): the short window's
         /// rare slips are non-words ("ill-sposed"). The reading with fewer unknown words wins.
+        /// Before that, an alternative of the beam (when one was asked for) whose words the
+        /// list all holds is taken instead, without decoding again.
         /// A final result called silent (or a pair whose short-window silence decides it: see
         /// `silenceDecides`) is decoded again there too, and the full window's verdict kept: the
         /// short window's no-speech probability runs higher on speech (0.47–0.81 on eSpeak Spanish
@@ -81,6 +83,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     private let lexiconSource: @Sendable (String) -> WordLexicon?
     private let lexicons = Mutex<[String: Task<WordLexicon?, Never>]>([:])
     private let secondOpinions = Mutex(0)
+    private let alternativesChosen = Mutex(0)
 
     /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
     /// `lexicon` gives the word list of a Whisper language code for second opinions (the
@@ -95,6 +98,10 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     /// How many final results were decoded again in the full window.
     public var secondOpinionCount: Int { secondOpinions.withLock { $0 } }
+
+    /// How many final results took the beam's alternative, whose words the word list holds,
+    /// instead of a reading with a word it lacks (and so needed no second opinion).
+    public var alternativeChosenCount: Int { alternativesChosen.withLock { $0 } }
 
     /// Counts one decode again in the full window.
     func countSecondOpinion() { secondOpinions.withLock { $0 += 1 } }
@@ -177,10 +184,27 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
         let unknown = lexicon.unknownWords(in: text).filter { !expected.contains($0) }
         guard !unknown.isEmpty else { return answer }
+        if let chosen = await wordAlternative(of: answer, lexicon: lexicon, expected: expected) { return chosen }
         let second = try await secondOpinion()
         guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
               lexicon.unknownWords(in: other).filter({ !expected.contains($0) }).count < unknown.count else { return answer }
         return second
+    }
+
+    /// `answer`'s first alternative whose words the list all holds, made the reading by the
+    /// worker (with its own word times and confidence), or nil. The short window's slips are
+    /// near-ties that the beam's other hypothesis often reads right ("ill-sposed" beside
+    /// "ill-disposed"): taking it costs a round trip and an alignment (~35 ms), where a
+    /// decode in the full window costs a second or more.
+    private func wordAlternative(of answer: WhisperAnswer, lexicon: WordLexicon,
+                                 expected: Set<String>) async -> WhisperAnswer? {
+        guard let text = (answer.alternatives ?? []).first(where: { alternative in
+            lexicon.unknownWords(in: alternative).allSatisfy { expected.contains($0) }
+        }) else { return nil }
+        guard let chosen = await worker.alternative(text, of: answer, words: tuning.wordTimes),
+              chosen.silent != true, chosen.text == text else { return nil }
+        alternativesChosen.withLock { $0 += 1 }
+        return chosen
     }
 
     /// Utterances at least this long are never decoded again: the full window holds 30 s.

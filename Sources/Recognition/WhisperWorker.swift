@@ -94,6 +94,30 @@ public actor WhisperWorker {
         return try await exchange(header, audio: audio, padding: padding)
     }
 
+    /// `answer` again with its alternative `text` as the reading (the worker's `alternative`
+    /// request: no encoder pass, no decode; words aligned when `words`). Nil when the worker no
+    /// longer holds that decode (it was restarted, or another request came between) or
+    /// failed: the caller decides another way, and a failed worker is started again then.
+    func alternative(_ text: String, of answer: WhisperAnswer, words: Bool) async -> WhisperAnswer? {
+        guard let of = answer.id, let worker = process else { return nil }
+        nextID += 1
+        let header = WhisperRequestHeader(op: "alternative", id: nextID, language: "", beam: 1, alternatives: 0,
+                                          words: words, of: of, text: text)
+        do {
+            let chosen = try await worker.send(header, features: [], timeout: 20)
+            guard chosen.ok else {
+                logger.debug("alternative refused", metadata: ["error": "\(chosen.error ?? "")"])
+                return nil
+            }
+            logger.debug("alternative chosen", metadata: ["text": "\(chosen.text ?? "")", "instead_of": "\(answer.text ?? "")"])
+            return chosen
+        } catch {
+            if let failure = error as? WhisperWorkerFailure { logger.warning("\(failure); it will be started again") }
+            discard(worker)
+            return nil
+        }
+    }
+
     /// Sends `header` with the features of `audio` and waits for the answer, restarting a
     /// failed worker once.
     private func exchange(_ request: WhisperRequestHeader, audio: [Int16], padding: WhisperPadding) async throws -> WhisperAnswer {

@@ -34,12 +34,13 @@ struct WhisperSecondOpinionTests {
         #expect(english.count > 100_000)
     }
 
-    private static func recognizer(lexicon: WordLexicon?) throws -> WhisperRecognizer {
+    private static func recognizer(lexicon: WordLexicon?, alternatives: Int = 1) throws -> WhisperRecognizer {
         let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
                                                         models: DataDirectories.defaultModels(),
                                                         dataHome: DataDirectories.personalData())
         var tuning = WhisperRecognizer.Tuning()
         (tuning.speculative, tuning.partialResults) = (false, false)
+        tuning.maximumAlternatives = alternatives
         return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning,
                                  lexicon: { _ in lexicon })
     }
@@ -63,7 +64,8 @@ struct WhisperSecondOpinionTests {
         #expect(full.window == "full")
         // A list of exactly the full window's words: the short reading's other words are unknown.
         let lexicon = WordLexicon(parsing: Self.words(fullText).joined(separator: "\n"), path: "test")
-        let whisper = try Self.recognizer(lexicon: lexicon)
+        // No alternatives: the beam's other reading would be taken before any second opinion.
+        let whisper = try Self.recognizer(lexicon: lexicon, alternatives: 0)
         let results = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
         #expect(results.map(\.text) == [fullText])
         #expect(whisper.secondOpinionCount == (Self.words(short) == Self.words(fullText) ? 0 : 1),
@@ -92,5 +94,53 @@ struct WhisperSecondOpinionTests {
         _ = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
         #expect(asking.secondOpinionCount == 1, "no second opinion for a word of the phrases")
         await asking.worker.shutdown()
+    }
+
+    @Test("an alternative of the beam whose words the list holds is taken, with its own words and times, and no second opinion")
+    func alternativeTaken() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let probe = try Self.recognizer(lexicon: nil)
+        let beam = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 5, alternatives: 4,
+                                                     words: false, padding: probe.tuning.finalPadding)
+        await probe.worker.shutdown()
+        let best = try #require(beam.text)
+        // A list of one alternative's words, which lacks a word of the best reading.
+        let wanted = try #require(beam.alternatives?.first { !Self.words(best).isSubset(of: Self.words($0)) },
+                                  "four readings of the beam that all hold the best one's words: \(beam.alternatives ?? [])")
+        let lexicon = WordLexicon(parsing: Self.words(wanted).joined(separator: "\n"), path: "test")
+        // The reading taken: the first alternative in the beam's order whose words the list holds.
+        let taken = try #require(beam.alternatives?.first { Self.words($0).isSubset(of: Self.words(wanted)) })
+
+        let whisper = try Self.recognizer(lexicon: lexicon, alternatives: 4)
+        let result = try #require(try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples),
+                                                               locale: LocaleTag("en-US")!).first)
+        #expect(result.text == taken)
+        #expect(whisper.alternativeChosenCount == 1)
+        #expect(whisper.secondOpinionCount == 0, "no decode in the full window")
+        #expect(result.alternatives.first == best, "the beam's best reading is now an alternative")
+        // The words are the chosen reading's (Whisper's words: "ill", "-disposed"), aligned, in order.
+        #expect(result.words.map(\.text).joined() == taken.filter { $0 != " " })
+        #expect(zip(result.words, result.words.dropFirst()).allSatisfy { $0.start <= $1.start })
+        #expect(result.words.allSatisfy { $0.end <= Double(samples.count) / 16_000 + 0.05 && $0.confidence > 0 })
+        await whisper.worker.shutdown()
+    }
+
+    @Test("the worker makes an alternative the reading only of its last decode, and says no otherwise")
+    func alternativeOfLastDecodeOnly() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let whisper = try Self.recognizer(lexicon: nil)
+        let worker = whisper.worker
+        let first = try await worker.transcribe(samples, language: "en", prompt: nil, beam: 5, alternatives: 4,
+                                                words: false, padding: whisper.tuning.finalPadding)
+        let other = try #require(first.alternatives?.first)
+        let chosen = try #require(await worker.alternative(other, of: first, words: false))
+        #expect(chosen.text == other && chosen.alternatives?.first == first.text && chosen.words == [])
+        #expect(await worker.alternative("a reading the beam never made", of: first, words: false) == nil)
+        // Another request between: the first decode's encoder output is gone.
+        _ = try await worker.transcribe(Array(samples.prefix(16_000)), language: "en", prompt: nil, beam: 1, alternatives: 0,
+                                        words: false, padding: whisper.tuning.finalPadding)
+        #expect(await worker.alternative(other, of: first, words: false) == nil)
+        #expect(await worker.starts == 1, "a refusal is an answer, not a failure")
+        await worker.shutdown()
     }
 }
