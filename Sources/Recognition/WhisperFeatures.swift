@@ -11,6 +11,16 @@ import Foundation
 /// Slaney-style mel bands, and each band becomes `log10(max(power, 1e-10))`, raised to at
 /// least the largest value minus 8, plus 4, divided by 4.
 ///
+/// Float arithmetic rounds, so "the same numbers" is a matter of doing each step as numpy
+/// does it: pocketfft's transform in Double, operation for operation (`RealTransform`),
+/// rounded to complex64 as numpy's `rfft` of float32 frames is; the magnitude by numpy's own
+/// complex `abs`, squared in float32 — the power spectrum is numpy's to the bit — and each
+/// mel band as a chain of float32 fused multiply-adds, bin by bin. Only those sums can still
+/// differ by one float32 step (0.4 % of the values of a recording, against 6.8 % with a
+/// transform of Parley's own in Double): numpy's matrix product is OpenBLAS's, whose
+/// order of summation changes with its blocking and with the processor's kernel. Whisper's
+/// reading of a word can turn on such a step (docs/recognition.md).
+///
 /// A signal of `n` samples (trailing zeros included) gives `n / 160` frames, rounded down.
 /// Below 160 samples that is no frame, and `logMel` returns no values (faster-whisper fails
 /// there: it takes the maximum of an empty array). Reflection needs no minimum length: a
@@ -36,9 +46,7 @@ struct WhisperFeatures: Sendable {
     private let spans: [Range<Int>]
     /// The periodic Hann window of `fftSize` samples.
     private let window: [Float]
-    private let transform = ComplexFFT(size: Self.fftSize / 2)
-    /// `e^(-2πik/fftSize)` for `k` in `0...fftSize/2`, joining the half-size transform's halves.
-    private let rotationRe: [Double], rotationIm: [Double]
+    private let transform = RealTransform(size: Self.fftSize)
 
     /// Features with `mels` bands (at least 1).
     init(mels: Int = 80) {
@@ -53,10 +61,24 @@ struct WhisperFeatures: Sendable {
             }
             return (first - band * Self.bins)..<(last - band * Self.bins + 1)
         }
-        window = (0..<Self.fftSize).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(Self.fftSize))) }
-        let angles = (0...Self.fftSize / 2).map { 2 * Double.pi * Double($0) / Double(Self.fftSize) }
-        rotationRe = angles.map { cos($0) }
-        rotationIm = angles.map { -sin($0) }
+        // numpy's hanning(fftSize + 1) without its last value, as faster-whisper takes it.
+        window = (0..<Self.fftSize).map { index in
+            let n = Double(2 * index - Self.fftSize)
+            return Float(0.5 + 0.5 * cos(Double.pi * n / Double(Self.fftSize)))
+        }
+    }
+
+    /// The power spectrum (`bins` values) of one windowed frame of `fftSize` samples, as
+    /// `logMel` computes it for each frame.
+    func powerSpectrum(ofWindowedFrame frame: [Float]) -> [Float] {
+        precondition(frame.count == Self.fftSize, "a frame has \(Self.fftSize) samples")
+        var values = frame.map { Double($0) }, scratch = [Double](repeating: 0, count: Self.fftSize)
+        var power = [Float](repeating: 0, count: Self.bins)
+        values.withUnsafeMutableBufferPointer { values in
+            scratch.withUnsafeMutableBufferPointer { transform.forward(values.baseAddress!, scratch: $0.baseAddress!) }
+            power.withUnsafeMutableBufferPointer { Self.power(ofTransform: values.baseAddress!, into: $0.baseAddress!) }
+        }
+        return power
     }
 
     /// The number of frames `samples` gives, trailing zeros included.
@@ -72,29 +94,29 @@ struct WhisperFeatures: Sendable {
         let frames = Self.frameCount(samples: samples.count, trailingZeros: trailingZeros)
         guard frames > 0 else { return (0, []) }
         let signal = Self.reflectPadded(samples, length: length)
-        let half = Self.fftSize / 2
+        let size = Self.fftSize
         let values = [Float](unsafeUninitializedCapacity: mels * frames) { output, count in
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 4 * half + Self.bins)
+            let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * size)
             defer { work.deallocate() }
-            let (re, im, scratchRe, scratchIm) = (work, work + half, work + 2 * half, work + 3 * half)
-            let power = work + 4 * half
+            let (frameValues, scratch) = (work, work + size)
+            let power = UnsafeMutablePointer<Float>.allocate(capacity: Self.bins)
+            defer { power.deallocate() }
             var largest = -Float.infinity
             signal.withUnsafeBufferPointer { signal in
                 window.withUnsafeBufferPointer { window in
                     filterbank.withUnsafeBufferPointer { weights in
                         for frame in 0..<frames {
                             let start = signal.baseAddress! + frame * Self.hop
-                            for n in 0..<half {
-                                re[n] = Double(start[2 * n] * window[2 * n])
-                                im[n] = Double(start[2 * n + 1] * window[2 * n + 1])
-                            }
-                            transform.forward(re, im, scratchRe: scratchRe, scratchIm: scratchIm)
-                            realPower(re, im, into: power)
+                            for n in 0..<size { frameValues[n] = Double(start[n] * window[n]) }
+                            transform.forward(frameValues, scratch: scratch)
+                            Self.power(ofTransform: frameValues, into: power)
                             for band in 0..<mels {
+                                // As numpy's float32 matrix product (OpenBLAS's sgemm) sums: one
+                                // fused multiply-add per bin, in order (zero weights add nothing).
                                 let row = weights.baseAddress! + band * Self.bins
-                                var sum = 0.0
-                                for bin in spans[band] { sum += Double(row[bin]) * power[bin] }
-                                let value = log10(max(Float(sum), 1e-10))
+                                var sum: Float = 0
+                                for bin in spans[band] { sum = sum.addingProduct(row[bin], power[bin]) }
+                                let value = log10(max(sum, 1e-10))
                                 largest = max(largest, value)
                                 output[band * frames + frame] = value
                             }
@@ -109,26 +131,27 @@ struct WhisperFeatures: Sendable {
         return (frames, values)
     }
 
-    /// The power spectrum of a real frame whose even samples were transformed in `re` and odd
-    /// ones in `im`: bins `0...fftSize/2` of the full-size transform, squared magnitudes.
-    private func realPower(_ re: UnsafePointer<Double>, _ im: UnsafePointer<Double>,
-                           into power: UnsafeMutablePointer<Double>) {
-        let half = Self.fftSize / 2
-        rotationRe.withUnsafeBufferPointer { rotationRe in
-            rotationIm.withUnsafeBufferPointer { rotationIm in
-                for bin in 0...half {
-                    let k = bin == half ? 0 : bin, mirror = bin == 0 ? 0 : half - bin
-                    let (a, b, c, d) = (re[k], im[k], re[mirror], im[mirror])
-                    // Transform of the even samples (e) and of the odd ones (o).
-                    let eRe = 0.5 * (a + c), eIm = 0.5 * (b - d)
-                    let oRe = 0.5 * (b + d), oIm = 0.5 * (c - a)
-                    let (wRe, wIm) = (rotationRe[bin], rotationIm[bin])
-                    let xRe = eRe + wRe * oRe - wIm * oIm
-                    let xIm = eIm + wRe * oIm + wIm * oRe
-                    power[bin] = xRe * xRe + xIm * xIm
-                }
-            }
+    /// The power of each of the `bins` frequencies of a transform in FFTPACK's order
+    /// (`RealTransform`), as faster-whisper computes it from numpy's `rfft`: each value
+    /// rounded to complex64, its magnitude by numpy's complex `abs` (`magnitude`), squared in
+    /// float32.
+    static func power(ofTransform transform: UnsafePointer<Double>, into power: UnsafeMutablePointer<Float>) {
+        let last = fftSize / 2
+        for bin in 0...last {
+            let re = Float(bin == 0 ? transform[0] : transform[2 * bin - 1])
+            let im = bin == 0 || bin == last ? 0 : Float(transform[2 * bin])
+            let value = magnitude(re, im)
+            power[bin] = value * value
         }
+    }
+
+    /// `abs` of a complex64 value as numpy's vector loop computes it (with fused multiply-add
+    /// where the processor has it, AVX2 and later): `larger · sqrt(1 + (smaller / larger)²)`.
+    static func magnitude(_ re: Float, _ im: Float) -> Float {
+        let (a, b) = (abs(re), abs(im))
+        let (larger, smaller) = (max(a, b), min(a, b))
+        let ratio = larger == 0 ? 0 : smaller / larger
+        return Float(1).addingProduct(ratio, ratio).squareRoot() * larger
     }
 
     /// Samples / 32768 and zeros up to `length`, with `fftSize / 2` samples of reflect padding at each end.
@@ -180,216 +203,5 @@ struct WhisperFeatures: Sendable {
             }
         }
         return weights
-    }
-}
-
-extension WhisperFeatures {
-    /// A forward complex discrete Fourier transform (`X[k] = Σ x[n]·e^(-2πikn/size)`) of a
-    /// fixed size, in split real and imaginary arrays: a mixed-radix Stockham transform with
-    /// radix-4, radix-2 and radix-5 passes and a plain pass for any other prime factor.
-    struct ComplexFFT: Sendable {
-        let size: Int
-        private let passes: [Pass]
-
-        /// One pass: `radix`-point transforms over `count` groups of `stride` interleaved
-        /// sequences, each output but the first rotated by its twiddle factor.
-        private struct Pass: Sendable {
-            let radix: Int, count: Int, stride: Int
-            /// `e^(-2πi·j·r/(radix·count))` for group `j` and output `r ≥ 1`, at `j·(radix − 1) + r − 1`.
-            let twiddleRe: [Double], twiddleIm: [Double]
-            /// `e^(-2πi·q/radix)` for `q` in `0..<radix`.
-            let rootRe: [Double], rootIm: [Double]
-        }
-
-        /// A transform of `size` points (at least 1).
-        init(size: Int) {
-            precondition(size > 0, "a transform needs at least one point")
-            self.size = size
-            var radices: [Int] = []
-            var rest = size
-            while rest % 4 == 0 { radices.append(4); rest /= 4 }
-            for prime in [2, 5, 3] {
-                while rest % prime == 0 { radices.append(prime); rest /= prime }
-            }
-            var prime = 7
-            while rest > 1 {
-                while rest % prime == 0 { radices.append(prime); rest /= prime }
-                prime += 2
-            }
-            var passes: [Pass] = []
-            var length = size, stride = 1
-            for radix in radices {
-                let count = length / radix
-                var twiddleRe: [Double] = [], twiddleIm: [Double] = []
-                for group in 0..<count {
-                    for output in 1..<radix {
-                        let angle = -2 * Double.pi * Double(group * output) / Double(length)
-                        twiddleRe.append(cos(angle))
-                        twiddleIm.append(sin(angle))
-                    }
-                }
-                let roots = (0..<radix).map { -2 * Double.pi * Double($0) / Double(radix) }
-                passes.append(Pass(radix: radix, count: count, stride: stride, twiddleRe: twiddleRe,
-                                   twiddleIm: twiddleIm, rootRe: roots.map { cos($0) }, rootIm: roots.map { sin($0) }))
-                length = count
-                stride *= radix
-            }
-            self.passes = passes
-        }
-
-        /// Transforms `size` values in `re` and `im` in place; `scratchRe` and `scratchIm`
-        /// (`size` values each) are overwritten.
-        func forward(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>,
-                     scratchRe: UnsafeMutablePointer<Double>, scratchIm: UnsafeMutablePointer<Double>) {
-            var (xr, xi, yr, yi) = (re, im, scratchRe, scratchIm)
-            for pass in passes {
-                pass.twiddleRe.withUnsafeBufferPointer { twiddleRe in
-                    pass.twiddleIm.withUnsafeBufferPointer { twiddleIm in
-                        let twiddles = (twiddleRe.baseAddress!, twiddleIm.baseAddress!)
-                        switch pass.radix {
-                        case 2: Self.radix2(pass, xr, xi, yr, yi, twiddles)
-                        case 4: Self.radix4(pass, xr, xi, yr, yi, twiddles)
-                        case 5: Self.radix5(pass, xr, xi, yr, yi, twiddles)
-                        default: Self.anyRadix(pass, xr, xi, yr, yi, twiddles)
-                        }
-                    }
-                }
-                (xr, xi, yr, yi) = (yr, yi, xr, xi)
-            }
-            if xr != re {
-                re.update(from: xr, count: size)
-                im.update(from: xi, count: size)
-            }
-        }
-
-        private typealias Twiddles = (re: UnsafePointer<Double>, im: UnsafePointer<Double>)
-
-        private static func radix2(_ pass: Pass, _ xr: UnsafeMutablePointer<Double>, _ xi: UnsafeMutablePointer<Double>,
-                                   _ yr: UnsafeMutablePointer<Double>, _ yi: UnsafeMutablePointer<Double>,
-                                   _ twiddles: Twiddles) {
-            let (s, m) = (pass.stride, pass.count)
-            for j in 0..<m {
-                let (wr, wi) = (twiddles.re[j], twiddles.im[j])
-                for q in 0..<s {
-                    let i0 = q + s * j, i1 = i0 + s * m
-                    let (ar, ai, br, bi) = (xr[i0], xi[i0], xr[i1], xi[i1])
-                    let o = q + 2 * s * j
-                    yr[o] = ar + br
-                    yi[o] = ai + bi
-                    let (dr, di) = (ar - br, ai - bi)
-                    yr[o + s] = dr * wr - di * wi
-                    yi[o + s] = dr * wi + di * wr
-                }
-            }
-        }
-
-        private static func radix4(_ pass: Pass, _ xr: UnsafeMutablePointer<Double>, _ xi: UnsafeMutablePointer<Double>,
-                                   _ yr: UnsafeMutablePointer<Double>, _ yi: UnsafeMutablePointer<Double>,
-                                   _ twiddles: Twiddles) {
-            let (s, m) = (pass.stride, pass.count)
-            let gap = s * m
-            for j in 0..<m {
-                let w = 3 * j
-                let (w1r, w1i) = (twiddles.re[w], twiddles.im[w])
-                let (w2r, w2i) = (twiddles.re[w + 1], twiddles.im[w + 1])
-                let (w3r, w3i) = (twiddles.re[w + 2], twiddles.im[w + 2])
-                for q in 0..<s {
-                    let i0 = q + s * j
-                    let (a0r, a0i) = (xr[i0], xi[i0])
-                    let (a1r, a1i) = (xr[i0 + gap], xi[i0 + gap])
-                    let (a2r, a2i) = (xr[i0 + 2 * gap], xi[i0 + 2 * gap])
-                    let (a3r, a3i) = (xr[i0 + 3 * gap], xi[i0 + 3 * gap])
-                    let (t0r, t0i) = (a0r + a2r, a0i + a2i)
-                    let (t1r, t1i) = (a0r - a2r, a0i - a2i)
-                    let (t2r, t2i) = (a1r + a3r, a1i + a3i)
-                    let (t3r, t3i) = (a1r - a3r, a1i - a3i)
-                    // y0 = t0 + t2, y1 = t1 − i·t3, y2 = t0 − t2, y3 = t1 + i·t3
-                    let (y1r, y1i) = (t1r + t3i, t1i - t3r)
-                    let (y2r, y2i) = (t0r - t2r, t0i - t2i)
-                    let (y3r, y3i) = (t1r - t3i, t1i + t3r)
-                    let o = q + 4 * s * j
-                    yr[o] = t0r + t2r
-                    yi[o] = t0i + t2i
-                    yr[o + s] = y1r * w1r - y1i * w1i
-                    yi[o + s] = y1r * w1i + y1i * w1r
-                    yr[o + 2 * s] = y2r * w2r - y2i * w2i
-                    yi[o + 2 * s] = y2r * w2i + y2i * w2r
-                    yr[o + 3 * s] = y3r * w3r - y3i * w3i
-                    yi[o + 3 * s] = y3r * w3i + y3i * w3r
-                }
-            }
-        }
-
-        private static func radix5(_ pass: Pass, _ xr: UnsafeMutablePointer<Double>, _ xi: UnsafeMutablePointer<Double>,
-                                   _ yr: UnsafeMutablePointer<Double>, _ yi: UnsafeMutablePointer<Double>,
-                                   _ twiddles: Twiddles) {
-            let (s, m) = (pass.stride, pass.count)
-            let gap = s * m
-            // cos and −sin of 2π/5 and 4π/5: the roots e^(-2πi/5) and e^(-4πi/5).
-            let (c1, c2) = (pass.rootRe[1], pass.rootRe[2])
-            let (s1, s2) = (-pass.rootIm[1], -pass.rootIm[2])
-            for j in 0..<m {
-                let w = 4 * j
-                for q in 0..<s {
-                    let i0 = q + s * j
-                    let (a0r, a0i) = (xr[i0], xi[i0])
-                    let (a1r, a1i) = (xr[i0 + gap], xi[i0 + gap])
-                    let (a2r, a2i) = (xr[i0 + 2 * gap], xi[i0 + 2 * gap])
-                    let (a3r, a3i) = (xr[i0 + 3 * gap], xi[i0 + 3 * gap])
-                    let (a4r, a4i) = (xr[i0 + 4 * gap], xi[i0 + 4 * gap])
-                    let (sum14r, sum14i) = (a1r + a4r, a1i + a4i)
-                    let (sum23r, sum23i) = (a2r + a3r, a2i + a3i)
-                    let (dif14r, dif14i) = (a1r - a4r, a1i - a4i)
-                    let (dif23r, dif23i) = (a2r - a3r, a2i - a3i)
-                    // y1 = b1 − i·d1, y4 = b1 + i·d1, y2 = b2 − i·d2, y3 = b2 + i·d2
-                    let (b1r, b1i) = (a0r + c1 * sum14r + c2 * sum23r, a0i + c1 * sum14i + c2 * sum23i)
-                    let (b2r, b2i) = (a0r + c2 * sum14r + c1 * sum23r, a0i + c2 * sum14i + c1 * sum23i)
-                    let (d1r, d1i) = (s1 * dif14r + s2 * dif23r, s1 * dif14i + s2 * dif23i)
-                    let (d2r, d2i) = (s2 * dif14r - s1 * dif23r, s2 * dif14i - s1 * dif23i)
-                    let outputs = ((b1r + d1i, b1i - d1r), (b2r + d2i, b2i - d2r),
-                                   (b2r - d2i, b2i + d2r), (b1r - d1i, b1i + d1r))
-                    let o = q + 5 * s * j
-                    yr[o] = a0r + sum14r + sum23r
-                    yi[o] = a0i + sum14i + sum23i
-                    func store(_ r: Int, _ value: (Double, Double)) {
-                        let (wr, wi) = (twiddles.re[w + r - 1], twiddles.im[w + r - 1])
-                        yr[o + r * s] = value.0 * wr - value.1 * wi
-                        yi[o + r * s] = value.0 * wi + value.1 * wr
-                    }
-                    store(1, outputs.0)
-                    store(2, outputs.1)
-                    store(3, outputs.2)
-                    store(4, outputs.3)
-                }
-            }
-        }
-
-        private static func anyRadix(_ pass: Pass, _ xr: UnsafeMutablePointer<Double>, _ xi: UnsafeMutablePointer<Double>,
-                                     _ yr: UnsafeMutablePointer<Double>, _ yi: UnsafeMutablePointer<Double>,
-                                     _ twiddles: Twiddles) {
-            let (p, s, m) = (pass.radix, pass.stride, pass.count)
-            for j in 0..<m {
-                for q in 0..<s {
-                    let i0 = q + s * j, o = q + p * s * j
-                    for r in 0..<p {
-                        var (sumRe, sumIm) = (0.0, 0.0)
-                        for k in 0..<p {
-                            let (ar, ai) = (xr[i0 + k * s * m], xi[i0 + k * s * m])
-                            let root = r * k % p
-                            let (cr, ci) = (pass.rootRe[root], pass.rootIm[root])
-                            sumRe += ar * cr - ai * ci
-                            sumIm += ar * ci + ai * cr
-                        }
-                        if r == 0 {
-                            (yr[o], yi[o]) = (sumRe, sumIm)
-                        } else {
-                            let (wr, wi) = (twiddles.re[(p - 1) * j + r - 1], twiddles.im[(p - 1) * j + r - 1])
-                            yr[o + r * s] = sumRe * wr - sumIm * wi
-                            yi[o + r * s] = sumRe * wi + sumIm * wr
-                        }
-                    }
-                }
-            }
-        }
     }
 }

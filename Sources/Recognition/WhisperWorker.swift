@@ -124,12 +124,15 @@ public actor WhisperWorker {
         var header = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         var features: (frames: Int, values: [Float])?
+        var featureTime = Duration.zero
         for attempt in 1...2 {
             let worker = try await running()
             nextID += 1
             header.id = nextID
             if features == nil || header.mels != extractor.mels {
+                let started = ContinuousClock.now
                 features = padding.features(of: audio, with: extractor)
+                featureTime = started.duration(to: .now)
                 header.mels = extractor.mels
             }
             header.frames = features?.frames ?? 0
@@ -143,6 +146,7 @@ public actor WhisperWorker {
                 logger.debug("decoded", metadata: [
                     "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "text": "\(answer.text ?? "")",
                     "round_trip_ms": "\(Int((roundTrip / .milliseconds(1)).rounded()))",
+                    "features_ms": "\(String(format: "%.1f", featureTime / .milliseconds(1)))",
                     "worker_ms": "\(stages)", "window": "\(answer.window ?? "short")",
                     "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
                     "confidence": "\(answer.confidence ?? -1)"])
