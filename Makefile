@@ -17,7 +17,7 @@ SWIFT_FLAGS ?=
 PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	libpulse-dev pulseaudio pulseaudio-utils \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us pocketsphinx-testdata \
-	libreadline-dev libsndfile1-dev libsamplerate0-dev \
+	libreadline-dev libsndfile1-dev libsamplerate0-dev libfftw3-dev \
 	apertium apertium-eng-spa sox tmux python3 python3-venv \
 	apertium-fr-es apertium-es-pt apertium-spa-cat apertium-spa-ita cg3 \
 	pipewire pipewire-pulse wireplumber dbus gdb

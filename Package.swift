@@ -25,6 +25,7 @@ var targets: [Target] = [
     systemLibrary("CReadline", pkgConfig: "readline", apt: ["libreadline-dev"]),
     systemLibrary("CSndFile", pkgConfig: "sndfile", apt: ["libsndfile1-dev"]),
     systemLibrary("CSampleRate", pkgConfig: "samplerate", apt: ["libsamplerate0-dev"]),
+    systemLibrary("CFFTW", pkgConfig: "fftw3", apt: ["libfftw3-dev"]),
 
     // MARK: Core — plain types and stage protocols, no C
     .target(name: "ParleyCore", swiftSettings: strict),
@@ -56,7 +57,7 @@ var targets: [Target] = [
     // MARK: Recognition
     .target(
         name: "Recognition",
-        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", "CFFTW", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
 

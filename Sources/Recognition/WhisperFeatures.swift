@@ -1,7 +1,8 @@
 import Foundation
 
-/// Whisper's input features: the log-mel spectrogram of 16 kHz mono audio, with the same
-/// numbers as faster-whisper's `FeatureExtractor` (so the worker can be sent features, not PCM).
+/// Whisper's input features: the log-mel spectrogram of 16 kHz mono audio, the values of
+/// faster-whisper's `FeatureExtractor` within a measured tolerance (so the worker can be sent
+/// features, not PCM).
 ///
 /// The audio is the samples divided by 32768, followed by `trailingZeros` zero samples
 /// (faster-whisper's `padding`). It gets 200 samples of reflect padding at each end (a
@@ -11,15 +12,13 @@ import Foundation
 /// Slaney-style mel bands, and each band becomes `log10(max(power, 1e-10))`, raised to at
 /// least the largest value minus 8, plus 4, divided by 4.
 ///
-/// Float arithmetic rounds, so "the same numbers" is a matter of doing each step as numpy
-/// does it: pocketfft's transform in Double, operation for operation (`RealTransform`),
-/// rounded to complex64 as numpy's `rfft` of float32 frames is; the magnitude by numpy's own
-/// complex `abs`, squared in float32 — the power spectrum is numpy's to the bit — and each
-/// mel band as a chain of float32 fused multiply-adds, bin by bin. Only those sums can still
-/// differ by one float32 step (0.4 % of the values of a recording, against 6.8 % with a
-/// transform of Parley's own in Double): numpy's matrix product is OpenBLAS's, whose
-/// order of summation changes with its blocking and with the processor's kernel. Whisper's
-/// reading of a word can turn on such a step (docs/recognition.md).
+/// The arithmetic is not numpy's, so the values are not faster-whisper's to the bit: the
+/// transform is FFTW's in Double, and the power and the mel sums are kept in Double until
+/// each band is rounded to Float for its logarithm. numpy's own results differ between
+/// processors in the last bits (its kernels are chosen at run time, OpenBLAS's too), so the
+/// contract is a tolerance, measured against faster-whisper's extractor under each of
+/// numpy's kernels (WhisperFeaturesTests), and what Whisper reads from the features must
+/// not depend on those last bits (the margins of the decisions in docs/recognition.md).
 ///
 /// A signal of `n` samples (trailing zeros included) gives `n / 160` frames, rounded down.
 /// Below 160 samples that is no frame, and `logMel` returns no values (faster-whisper fails
@@ -46,7 +45,7 @@ struct WhisperFeatures: Sendable {
     private let spans: [Range<Int>]
     /// The periodic Hann window of `fftSize` samples.
     private let window: [Float]
-    private let transform = RealTransform(size: Self.fftSize)
+    private let transform = PowerSpectrumTransform.whisperFrame
 
     /// Features with `mels` bands (at least 1).
     init(mels: Int = 80) {
@@ -70,13 +69,13 @@ struct WhisperFeatures: Sendable {
 
     /// The power spectrum (`bins` values) of one windowed frame of `fftSize` samples, as
     /// `logMel` computes it for each frame.
-    func powerSpectrum(ofWindowedFrame frame: [Float]) -> [Float] {
+    func powerSpectrum(ofWindowedFrame frame: [Float]) -> [Double] {
         precondition(frame.count == Self.fftSize, "a frame has \(Self.fftSize) samples")
-        var values = frame.map { Double($0) }, scratch = [Double](repeating: 0, count: Self.fftSize)
-        var power = [Float](repeating: 0, count: Self.bins)
+        var values = frame.map { Double($0) }
+        var power = [Double](repeating: 0, count: Self.bins)
+        let scratch = transform.makeScratch()
         values.withUnsafeMutableBufferPointer { values in
-            scratch.withUnsafeMutableBufferPointer { transform.forward(values.baseAddress!, scratch: $0.baseAddress!) }
-            power.withUnsafeMutableBufferPointer { Self.power(ofTransform: values.baseAddress!, into: $0.baseAddress!) }
+            power.withUnsafeMutableBufferPointer { transform.power(of: values.baseAddress!, into: $0.baseAddress!, scratch: scratch) }
         }
         return power
     }
@@ -95,63 +94,31 @@ struct WhisperFeatures: Sendable {
         guard frames > 0 else { return (0, []) }
         let signal = Self.reflectPadded(samples, length: length)
         let size = Self.fftSize
-        let values = [Float](unsafeUninitializedCapacity: mels * frames) { output, count in
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * size)
-            defer { work.deallocate() }
-            let (frameValues, scratch) = (work, work + size)
-            let power = UnsafeMutablePointer<Float>.allocate(capacity: Self.bins)
-            defer { power.deallocate() }
-            var largest = -Float.infinity
-            signal.withUnsafeBufferPointer { signal in
-                window.withUnsafeBufferPointer { window in
-                    filterbank.withUnsafeBufferPointer { weights in
-                        for frame in 0..<frames {
-                            let start = signal.baseAddress! + frame * Self.hop
-                            for n in 0..<size { frameValues[n] = Double(start[n] * window[n]) }
-                            transform.forward(frameValues, scratch: scratch)
-                            Self.power(ofTransform: frameValues, into: power)
-                            for band in 0..<mels {
-                                // As numpy's float32 matrix product (OpenBLAS's sgemm) sums: one
-                                // fused multiply-add per bin, in order (zero weights add nothing).
-                                let row = weights.baseAddress! + band * Self.bins
-                                var sum: Float = 0
-                                for bin in spans[band] { sum = sum.addingProduct(row[bin], power[bin]) }
-                                let value = log10(max(sum, 1e-10))
-                                largest = max(largest, value)
-                                output[band * frames + frame] = value
-                            }
-                        }
-                    }
-                }
+        var values = [Float](repeating: 0, count: mels * frames)
+        let frameValues = UnsafeMutablePointer<Double>.allocate(capacity: size)
+        let power = UnsafeMutablePointer<Double>.allocate(capacity: Self.bins)
+        defer { frameValues.deallocate(); power.deallocate() }
+        let scratch = transform.makeScratch()
+        signal.withUnsafeBufferPointer { signal in
+            for frame in 0..<frames {
+                let start = signal.baseAddress! + frame * Self.hop
+                // The window is applied in Float, as faster-whisper applies it to float32 frames.
+                for n in 0..<size { frameValues[n] = Double(start[n] * window[n]) }
+                transform.power(of: frameValues, into: power, scratch: scratch)
+                for band in 0..<mels { values[band * frames + frame] = logMelValue(band: band, power: power) }
             }
-            let floor = largest - 8
-            for index in 0..<mels * frames { output[index] = (max(output[index], floor) + 4) / 4 }
-            count = mels * frames
         }
+        let floor = (values.max() ?? 0) - 8
+        for index in values.indices { values[index] = (max(values[index], floor) + 4) / 4 }
         return (frames, values)
     }
 
-    /// The power of each of the `bins` frequencies of a transform in FFTPACK's order
-    /// (`RealTransform`), as faster-whisper computes it from numpy's `rfft`: each value
-    /// rounded to complex64, its magnitude by numpy's complex `abs` (`magnitude`), squared in
-    /// float32.
-    static func power(ofTransform transform: UnsafePointer<Double>, into power: UnsafeMutablePointer<Float>) {
-        let last = fftSize / 2
-        for bin in 0...last {
-            let re = Float(bin == 0 ? transform[0] : transform[2 * bin - 1])
-            let im = bin == 0 || bin == last ? 0 : Float(transform[2 * bin])
-            let value = magnitude(re, im)
-            power[bin] = value * value
-        }
-    }
-
-    /// `abs` of a complex64 value as numpy's vector loop computes it (with fused multiply-add
-    /// where the processor has it, AVX2 and later): `larger · sqrt(1 + (smaller / larger)²)`.
-    static func magnitude(_ re: Float, _ im: Float) -> Float {
-        let (a, b) = (abs(re), abs(im))
-        let (larger, smaller) = (max(a, b), min(a, b))
-        let ratio = larger == 0 ? 0 : smaller / larger
-        return Float(1).addingProduct(ratio, ratio).squareRoot() * larger
+    /// `log10` of band `band`'s mel energy (at least 1e-10) over one frame's power spectrum.
+    private func logMelValue(band: Int, power: UnsafePointer<Double>) -> Float {
+        var sum = 0.0
+        let row = band * Self.bins
+        for bin in spans[band] { sum += Double(filterbank[row + bin]) * power[bin] }
+        return log10(max(Float(sum), 1e-10))
     }
 
     /// Samples / 32768 and zeros up to `length`, with `fftSize / 2` samples of reflect padding at each end.

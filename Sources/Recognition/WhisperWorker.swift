@@ -45,6 +45,8 @@ public actor WhisperWorker {
     public private(set) var starts = 0
     /// The feature extractor for the running worker's model (its mel bands).
     private var extractor = WhisperFeatures()
+    /// Moves every request's features by a few float32 steps (measurements only).
+    private var perturbation: FeaturePerturbation?
 
     /// Seconds allowed for the interpreter to start and load the model.
     static let startTimeout = 120.0
@@ -61,6 +63,12 @@ public actor WhisperWorker {
     public func start() async throws -> [String] {
         _ = try await running()
         return languages
+    }
+
+    /// Perturbs the features of every later request (nil: none), to measure how readings
+    /// depend on the features' last bits.
+    public func perturbFeatures(_ perturbation: FeaturePerturbation?) {
+        self.perturbation = perturbation
     }
 
     /// The worker's process id, once running.
@@ -132,6 +140,7 @@ public actor WhisperWorker {
             if features == nil || header.mels != extractor.mels {
                 let started = ContinuousClock.now
                 features = padding.features(of: audio, with: extractor)
+                if let perturbation { perturbation.apply(to: &features!.values) }
                 featureTime = started.duration(to: .now)
                 header.mels = extractor.mels
             }

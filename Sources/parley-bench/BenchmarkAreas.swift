@@ -11,6 +11,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WhisperBenchmark.self,
     WeightsBenchmark.self,
     SidesBenchmark.self,
+    StabilityBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
     SoakBenchmark.self,
