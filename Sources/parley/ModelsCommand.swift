@@ -30,7 +30,8 @@ struct ModelRow: Encodable {
     var languages: [String]
     var bytes: Int
     var path: String
-    /// "yes" (the weights have the pinned or recorded SHA-256), "NO", or "not pinned".
+    /// "yes" (the weights have the pinned or recorded SHA-256), "NO: " and why (the SHA-256
+    /// differs, or the model's files cannot be used), or "not pinned".
     var verified: String
 }
 
@@ -66,7 +67,12 @@ struct ListModels: AsyncParsableCommand {
     }
 
     private func whisperRows(_ directories: DataDirectories) -> [ModelRow] {
-        whisperInstallation(directories).models.map { model in
+        let installation = whisperInstallation(directories)
+        let unusable = installation.unusable.map { model in
+            ModelRow(engine: "whisper", name: model.folder.name, languages: [], bytes: folderBytes(model.folder.path),
+                     path: model.folder.path, verified: "NO: \(model.problem)")
+        }
+        return installation.models.map { model in
             let verified: String
             if let pinned = model.pinnedSHA256 {
                 verified = (try? sha256(of: model.weights)) == pinned ? "yes" : "NO: SHA-256 differs"
@@ -75,7 +81,7 @@ struct ListModels: AsyncParsableCommand {
             }
             return ModelRow(engine: "whisper", name: model.name, languages: model.languages(),
                             bytes: folderBytes(model.path), path: model.path, verified: verified)
-        }
+        } + unusable
     }
 
     private func pocketSphinxRows(_ directories: DataDirectories) -> [ModelRow] {
