@@ -42,6 +42,9 @@ struct ModelsOnDiskTests {
                 "\(doctor.stdout)\(doctor.stderr)")
         let again = try ProcessRunner.parley(["languages", "--json", "--models", models.path])
         #expect(again.status == 0, "\(again.stderr)")
+        // A conversation starts, and ends at the end of its input.
+        let dialog = try ProcessRunner.parley(["dialog", "--models", models.path], input: Data())
+        #expect(dialog.status == 0 && dialog.stderr.contains("the Whisper model a-bad is not used: \(problem)"), "\(dialog.stderr)")
     }
 
     @Test("what an interrupted add left is never listed: a staging folder is removed, a replaced model put back")
