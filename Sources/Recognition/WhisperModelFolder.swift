@@ -129,7 +129,7 @@ public struct WhisperInstallation: Sendable, Equatable {
     /// add (`NAME.adding-PID`) are no models.
     static func folders(in directory: String, pinned: [PinnedSpeechModel]) -> [WhisperModelFolder] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            .filter { !$0.hasPrefix(".") && !isLeftoverName($0) }
+            .filter { !$0.hasPrefix(".") && !WhisperModelFolder.isAddLeftover($0) }
         let models = names.map { "\(directory)/\($0)" }.filter(WhisperModelFolder.looksLikeModel).map { path in
             var folder = WhisperModelFolder(path: path)
             folder.pinnedSHA256 = pinned.first { $0.name == folder.name }?.sha256 ?? folder.recordedSHA256
@@ -165,10 +165,12 @@ public struct UnusableWhisperModel: Sendable, Equatable {
     public var problem: String
 }
 
-/// Whether a models folder entry is the leftover of an interrupted `parley models add`
-/// from before staging folders were hidden: `NAME.adding-PID`.
-public func isLeftoverName(_ name: String) -> Bool {
-    guard let range = name.range(of: ".adding-", options: .backwards) else { return false }
-    let digits = name[range.upperBound...]
-    return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+extension WhisperModelFolder {
+    /// Whether a models folder entry is the leftover of an interrupted `parley models add`
+    /// from before staging folders were hidden: `NAME.adding-PID`.
+    public static func isAddLeftover(_ name: String) -> Bool {
+        guard let range = name.range(of: ".adding-", options: .backwards) else { return false }
+        let digits = name[range.upperBound...]
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
 }

@@ -29,7 +29,7 @@ struct ModelFolderInstaller {
     static func nameProblem(_ name: String) -> String? {
         let acceptable = !name.isEmpty && !name.hasPrefix(".") && !name.contains("/")
             && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
-            && name.utf8.count <= 200 && !isLeftoverName(name)
+            && name.utf8.count <= 200 && !WhisperModelFolder.isAddLeftover(name)
         return acceptable ? nil : "the model name \"\(name)\" cannot be used: a model's name is one folder name, "
             + "without \"/\", not starting with \".\", not ending in \".adding-\" and a number, at most 200 bytes long"
     }
