@@ -83,8 +83,10 @@ public struct WhisperInstallation: Sendable, Equatable {
     public var python: String
     /// The worker script.
     public var script: String
-    /// Installed models, best first (the pinned default before a person's own).
+    /// Installed models whose files look usable, best first (the pinned default before a person's own).
     public var models: [WhisperModelFolder]
+    /// Installed models that cannot be used, each with the sentence that says why.
+    public var unusable: [UnusableWhisperModel] = []
 
     /// The tool that stores a model's float weights as int8 (`worker/int8_weights.py`).
     public var converter: String {
@@ -111,12 +113,23 @@ public struct WhisperInstallation: Sendable, Equatable {
         }
         let python = environment["PARLEY_WHISPER_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "\(dataHome)/whisper-env/bin/python3"
-        return WhisperInstallation(python: python, script: "\(root)/worker/whisper_worker.py", models: found)
+        var installation = WhisperInstallation(python: python, script: "\(root)/worker/whisper_worker.py", models: [])
+        for folder in found {
+            if case .unusable(let problem) = folder.inspect() {
+                installation.unusable.append(UnusableWhisperModel(folder: folder, problem: problem))
+            } else {
+                installation.models.append(folder)
+            }
+        }
+        return installation
     }
 
-    /// The Whisper model folders in `directory`: pinned ones first, in the table's order.
+    /// The Whisper model folders in `directory`: pinned ones first, in the table's order. Hidden
+    /// folders (where `parley models add` builds a model) and the leftovers of an interrupted
+    /// add (`NAME.adding-PID`) are no models.
     static func folders(in directory: String, pinned: [PinnedSpeechModel]) -> [WhisperModelFolder] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            .filter { !$0.hasPrefix(".") && !WhisperModelFolder.isAddLeftover($0) }
         let models = names.map { "\(directory)/\($0)" }.filter(WhisperModelFolder.looksLikeModel).map { path in
             var folder = WhisperModelFolder(path: path)
             folder.pinnedSHA256 = pinned.first { $0.name == folder.name }?.sha256 ?? folder.recordedSHA256
@@ -132,6 +145,7 @@ public struct WhisperInstallation: Sendable, Equatable {
             return "the Whisper worker's Python environment (\(python))"
         }
         if !FileManager.default.fileExists(atPath: script) { return "the Whisper worker script (\(script))" }
+        if models.isEmpty, let first = unusable.first { return "a usable Whisper model (\(first.problem))" }
         if models.isEmpty { return "a Whisper model" }
         return nil
     }
@@ -143,21 +157,20 @@ public struct WhisperInstallation: Sendable, Equatable {
     }
 }
 
+/// An installed Whisper model that cannot be used, and why.
+public struct UnusableWhisperModel: Sendable, Equatable {
+    /// The model's folder.
+    public var folder: WhisperModelFolder
+    /// One sentence naming the file at fault.
+    public var problem: String
+}
+
 extension WhisperModelFolder {
-    /// The languages the model knows (`en`, `es`, …), read from its files without loading it:
-    /// `config.json` lists the language tokens' ids, `vocabulary.txt` names each id (`<|en|>`).
-    /// An English-only model lists no language tokens and knows `en`.
-    public func languages() -> [String] {
-        struct Config: Decodable { var lang_ids: [Int]? }
-        guard let data = FileManager.default.contents(atPath: "\(path)/config.json"),
-              let ids = (try? JSONDecoder().decode(Config.self, from: data))?.lang_ids, !ids.isEmpty else { return ["en"] }
-        guard let vocabulary = try? String(contentsOfFile: "\(path)/vocabulary.txt", encoding: .utf8) else { return [] }
-        let tokens = vocabulary.split(separator: "\n", omittingEmptySubsequences: false)
-        return ids.compactMap { id in
-            guard id < tokens.count else { return nil }
-            let token = tokens[id]
-            guard token.hasPrefix("<|"), token.hasSuffix("|>") else { return nil }
-            return String(token.dropFirst(2).dropLast(2))
-        }
+    /// Whether a models folder entry is the leftover of an interrupted `parley models add`
+    /// from before staging folders were hidden: `NAME.adding-PID`.
+    public static func isAddLeftover(_ name: String) -> Bool {
+        guard let range = name.range(of: ".adding-", options: .backwards) else { return false }
+        let digits = name[range.upperBound...]
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -93,7 +93,8 @@ struct DoctorCommand: AsyncParsableCommand {
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
             return Check(part: "Whisper", ok: true,
                          detail: "model \(launch.model.name) (\(launch.model.pinnedSHA256 == nil ? "not pinned" : "SHA-256 verified")); "
-                             + "\(languages.count) languages; worker started in \(seconds) s", remedy: remedy)
+                             + "\(languages.count) languages; worker started in \(seconds) s"
+                             + inventory.whisper.unusable.map { "; not used: \($0.problem)" }.joined(), remedy: remedy)
         } catch {
             return Check(part: "Whisper", ok: false, detail: "\(error)", remedy: remedy)
         }

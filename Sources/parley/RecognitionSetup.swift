@@ -64,7 +64,9 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
             var tuning = WhisperRecognizer.Tuning()
             tuning.partialResults = partialResults
             tuning.phrases = try choice.loadPhrases()
-            let launch = try whisperInstallation(directories).launch()
+            let installation = whisperInstallation(directories)
+            for model in installation.unusable { printError("the Whisper model \(model.folder.name) is not used: \(model.problem)") }
+            let launch = try installation.launch()
             whisper = WhisperRecognizer(worker: WhisperWorker(launch: launch), tuning: tuning)
         } catch let error as RecognitionError where choice.recognizer == nil {
             Logger(label: "parley.recognition").debug("Whisper is not used: \(error)")
