@@ -50,7 +50,7 @@ struct ListModels: AsyncParsableCommand {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+                try StandardOutput.print(String(decoding: try encoder.encode(rows), as: UTF8.self))
                 return
             }
             let table = TextTable(header: ["engine", "model", "languages", "size", "verified", "place"])
@@ -58,7 +58,7 @@ struct ListModels: AsyncParsableCommand {
                 let languages = row.languages.count > 4 ? "\(row.languages.count) languages" : row.languages.joined(separator: ", ")
                 table.add([row.engine, row.name, languages, megabytes(row.bytes), row.verified, row.path])
             }
-            print(table.render(), terminator: "")
+            try StandardOutput.print(table.render(), terminator: "")
             if rows.allSatisfy({ $0.engine != "whisper" }) {
                 printError("no Whisper model is installed; \(WhisperInstallation.remedy)")
             }
@@ -144,7 +144,7 @@ struct AddModel: AsyncParsableCommand {
                 if name != nil { throw ValidationError("--name is for Whisper models; a PocketSphinx model is installed under its locale, \(tag)") }
                 if keepWeights { throw ValidationError("--keep-weights is for Whisper models; a PocketSphinx model is always copied as it is") }
                 try install(source, as: "\(models)/\(tag)")
-                print("added the PocketSphinx model for \(tag) at \(models)/\(tag)")
+                try StandardOutput.print("added the PocketSphinx model for \(tag) at \(models)/\(tag)")
             } else if locale != nil, locale.flatMap(LocaleTag.init)?.region == nil {
                 throw ValidationError("--locale takes a locale with a region, such as fr-FR")
             } else {
@@ -164,7 +164,7 @@ struct AddModel: AsyncParsableCommand {
             try (digest + "\n").write(toFile: "\(staged)/\(WhisperModelFolder.recordedDigestFile)", atomically: true, encoding: .utf8)
         }
         let languages = WhisperModelFolder(path: target).languages()
-        print("added the Whisper model \((target as NSString).lastPathComponent) (\(languages.count) languages, "
+        try StandardOutput.print("added the Whisper model \((target as NSString).lastPathComponent) (\(languages.count) languages, "
               + "\(stored), SHA-256 \(digest)) at \(target)")
     }
 
