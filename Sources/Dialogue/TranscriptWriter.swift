@@ -54,30 +54,32 @@ public final class TranscriptWriter: Sendable {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        // O_NONBLOCK: should the path become a FIFO after the check, the open fails instead of waiting.
+        (descriptor, created) = try Self.openRegularFile(path)
+        self.path = path
+        bytesWritten = Mutex(0)
+    }
+
+    /// Opens `path` for appending, creating it if it is missing: the descriptor, and whether
+    /// it was created. O_NONBLOCK makes the open fail instead of wait should the path have
+    /// become a FIFO since it was checked; what was opened is checked again with `fstat`.
+    private static func openRegularFile(_ path: String) throws -> (Int32, created: Bool) {
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
         var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
-        created = descriptor >= 0
+        let created = descriptor >= 0
         if descriptor < 0, errno == EEXIST {
             descriptor = open(path, flags)
         }
-        guard descriptor >= 0 else { throw TranscriptError(path: path, reason: Self.systemReason(errno)) }
+        guard descriptor >= 0 else { throw TranscriptError(path: path, reason: systemReason(errno)) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let reason = Self.systemReason(errno)
-            close(descriptor)
-            throw TranscriptError(path: path, reason: reason)
-        }
         do {
-            try Self.refuseIfNotRegular(path: path, status: status)
+            guard fstat(descriptor, &status) == 0 else { throw TranscriptError(path: path, reason: systemReason(errno)) }
+            try refuseIfNotRegular(path: path, status: status)
         } catch {
             close(descriptor)
             throw error
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        self.path = path
-        self.descriptor = descriptor
-        bytesWritten = Mutex(0)
+        return (descriptor, created)
     }
 
     deinit { close(descriptor) }
