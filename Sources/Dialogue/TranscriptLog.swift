@@ -1,9 +1,9 @@
-/// Where a session's transcript lines go: the transcript file, or memory while
-/// there is none (`--no-transcript`), so `:transcript FILE` can still write
-/// every turn. With a regular file the lines are read back from it instead, so a
-/// long conversation does not grow in memory; a device or pipe is never read
-/// back, its lines are kept. Lines the file could not take (a full disk) wait in
-/// memory, in order, and are written before the next one once it takes them again.
+/// Where a session's transcript lines go: the transcript file, and memory. Every line
+/// of the conversation is kept, so `:transcript FILE` copies this conversation's turns
+/// exactly, whole, even when the file is shared with another conversation, was changed
+/// behind Parley's back, or never took them (`--no-transcript`, a full disk). Lines the
+/// file could not take wait, in order, and are written before the next one once it
+/// takes them again.
 struct TranscriptLog {
     /// What one append did.
     enum Outcome {
@@ -19,35 +19,36 @@ struct TranscriptLog {
 
     /// The transcript file being written, if any.
     private(set) var writer: TranscriptWriter?
-    /// Every line of the session, kept when they cannot be read back from the file.
-    private var keptLines: [String] = []
-    /// Lines the file has not taken yet.
-    private(set) var unwrittenLines: [String] = []
+    /// Every line of the session, in order.
+    private var lines: [String] = []
+    /// How many of the last `lines` the file has not taken yet.
+    private var waiting = 0
     private var failing = false
 
-    /// A log writing to `writer`, or keeping lines in memory without one.
+    /// A log writing to `writer`, or keeping lines in memory alone without one.
     init(writer: TranscriptWriter?) {
         self.writer = writer
     }
 
-    private var keepsLines: Bool { writer.map { !$0.isRegularFile } ?? true }
+    /// Lines the file has not taken yet.
+    var unwrittenLines: ArraySlice<String> { lines.suffix(waiting) }
 
     /// Appends `line`, after any lines still waiting for the file.
     mutating func append(_ line: String) -> Outcome {
-        if keepsLines { keptLines.append(line) }
+        lines.append(line)
         guard writer != nil else { return .written }
-        unwrittenLines.append(line)
+        waiting += 1
         return flush()
     }
 
     /// Writes the lines waiting for the file, in order, as far as it takes them.
     mutating func flush() -> Outcome {
-        guard let writer, !unwrittenLines.isEmpty else { return .written }
-        let waiting = unwrittenLines.count
+        guard let writer, waiting > 0 else { return .written }
+        let before = waiting
         do {
-            while let line = unwrittenLines.first {
-                try writer.write(line: line)
-                unwrittenLines.removeFirst()
+            while waiting > 0 {
+                try writer.write(line: lines[lines.count - waiting])
+                waiting -= 1
             }
         } catch {
             if failing { return .stillFailing }
@@ -56,13 +57,12 @@ struct TranscriptLog {
         }
         guard failing else { return .written }
         failing = false
-        return .caughtUp(waiting - 1)
+        return .caughtUp(before - 1)
     }
 
-    /// Writes the lines so far to a new file at `path` and goes on writing there;
-    /// returns how many lines it holds. On failure nothing changes here.
+    /// Writes this conversation's lines so far to a new file at `path` and goes on writing
+    /// there; returns how many lines it holds. On failure nothing changes here.
     mutating func moveTo(_ path: String) throws -> Int {
-        let lines = keepsLines ? keptLines : try writer!.writtenLines() + unwrittenLines
         let newWriter = try TranscriptWriter(path: path)
         do {
             for line in lines { try newWriter.write(line: line) }
@@ -71,8 +71,7 @@ struct TranscriptLog {
             throw error
         }
         writer = newWriter
-        keptLines = newWriter.isRegularFile ? [] : lines
-        unwrittenLines = []
+        waiting = 0
         failing = false
         return lines.count
     }

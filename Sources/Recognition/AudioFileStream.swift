@@ -7,8 +7,9 @@ public import ParleyCore
 /// 16 kHz mono, as it is read: an hour of audio is never held whole.
 ///
 /// The header is checked before anything is read or allocated: a sample rate
-/// outside 4–384 kHz, more than 32 channels or, for uncompressed audio, more
-/// frames than the file has bytes for, is refused with one sentence. Conversion
+/// outside 4–384 kHz, more than 32 channels or, for uncompressed PCM (WAV, AIFF,
+/// raw…), more frames than the file has bytes for, is refused with one sentence.
+/// Compressed files (FLAC, Ogg, MP3…) go by libsndfile's own frame count. Conversion
 /// is `AudioFileReader`'s: channels averaged, libsamplerate for other rates,
 /// `NarrowbandFill` below 16 kHz.
 ///
@@ -139,8 +140,17 @@ public final class AudioFileStream {
         }
     }
 
-    /// Bytes per sample of uncompressed encodings; nil for compressed ones, whose length cannot be checked.
+    /// Containers that store PCM samples as they are, so their size bounds the frame count.
+    /// FLAC also reports a PCM subtype, but compresses it; Ogg, MP3 and the others encode.
+    private static let uncompressedContainers = Set([
+        SF_FORMAT_WAV, SF_FORMAT_WAVEX, SF_FORMAT_W64, SF_FORMAT_RF64, SF_FORMAT_AIFF, SF_FORMAT_AU,
+        SF_FORMAT_RAW, SF_FORMAT_CAF, SF_FORMAT_NIST, SF_FORMAT_IRCAM,
+    ].map { Int32($0) })
+
+    /// Bytes per sample of uncompressed PCM in an uncompressed container; nil for anything
+    /// compressed, whose length is libsndfile's own frame count and cannot be checked against the size.
     private static func bytesPerSample(_ format: Int32) -> Int? {
+        guard uncompressedContainers.contains(format & Int32(SF_FORMAT_TYPEMASK)) else { return nil }
         switch format & Int32(SF_FORMAT_SUBMASK) {
         case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8): return 1
         case Int32(SF_FORMAT_PCM_16): return 2

@@ -9,14 +9,15 @@ extension StreamingRecognizer {
     /// The file is read and converted block by block while the recognizer works.
     @discardableResult
     public func transcribeFile(_ path: String, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
-                               onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
+                               onEvent: (RecognitionEvent) throws -> Void = { _ in }) async throws -> [RecognitionResult] {
         try await transcribe(AudioFileStream(path: path), locale: locale, options: options, onEvent: onEvent)
     }
 
     /// Recognizes every utterance of an opened audio file, read as the recognizer goes.
+    /// An error `onEvent` throws ends the recognition and is thrown.
     @discardableResult
     public func transcribe(_ stream: AudioFileStream, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
-                           onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
+                           onEvent: (RecognitionEvent) throws -> Void = { _ in }) async throws -> [RecognitionResult] {
         try await transcribeChunks(locale: locale, options: options, onEvent: onEvent) {
             try stream.next(samples: Self.fileChunkSamples)
         }
@@ -27,7 +28,7 @@ extension StreamingRecognizer {
     /// delivered as a `.final` whose result has `isFinal == false`, and recognition goes on.
     @discardableResult
     public func transcribe(_ audio: PCMChunk, locale: LocaleTag, options: RecognitionOptions = RecognitionOptions(),
-                           onEvent: (RecognitionEvent) -> Void = { _ in }) async throws -> [RecognitionResult] {
+                           onEvent: (RecognitionEvent) throws -> Void = { _ in }) async throws -> [RecognitionResult] {
         var start = 0
         return try await transcribeChunks(locale: locale, options: options, onEvent: onEvent) {
             guard start < audio.samples.count else { return nil }
@@ -38,24 +39,24 @@ extension StreamingRecognizer {
     }
 
     /// Feeds the chunks `next` gives until it gives nil, then ends the last utterance.
-    private func transcribeChunks(locale: LocaleTag, options: RecognitionOptions, onEvent: (RecognitionEvent) -> Void,
+    private func transcribeChunks(locale: LocaleTag, options: RecognitionOptions, onEvent: (RecognitionEvent) throws -> Void,
                                   next: () throws -> PCMChunk?) async throws -> [RecognitionResult] {
         let continuous = try await ContinuousRecognition(recognizer: self, locale: locale, options: options)
         var results: [RecognitionResult] = []
-        func handle(_ events: [RecognitionEvent]) {
+        func handle(_ events: [RecognitionEvent]) throws {
             for event in events {
-                onEvent(event)
+                try onEvent(event)
                 if case let .final(result) = event { results.append(result) }
             }
         }
         while let chunk = try next() {
             do {
-                handle(try await continuous.feed(chunk))
+                try handle(try await continuous.feed(chunk))
             } catch let RecognitionError.utteranceTooLong(_, partial) {
-                handle([.final(partial)])
+                try handle([.final(partial)])
             }
         }
-        handle(try await continuous.end())
+        try handle(try await continuous.end())
         return results
     }
 }

@@ -68,7 +68,7 @@ struct AddModel: AsyncParsableCommand {
                 if keepWeights { throw ValidationError("--keep-weights is for Whisper models; a PocketSphinx model is always copied as it is") }
                 let installer = try prepared(directories.models, name: tag.description, source: source)
                 try await installer.install(from: source, replace: replace)
-                print("added the PocketSphinx model for \(tag) at \(installer.target)")
+                try StandardOutput.print("added the PocketSphinx model for \(tag) at \(installer.target)")
             } else if locale != nil, locale.flatMap(LocaleTag.init)?.region == nil {
                 throw ValidationError("--locale takes a locale with a region, such as fr-FR")
             } else {

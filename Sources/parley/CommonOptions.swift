@@ -73,9 +73,17 @@ func counted(_ count: Int, _ one: String, _ many: String) -> String {
     "\(count) \(count == 1 ? one : many)"
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, whole as far as it takes it; a failing stderr is
+/// ignored (there is nowhere left to report it), never a crash.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("parley: \(message)\n".utf8))
+    let bytes = Array("parley: \(message)\n".utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
 }
 
 /// Runs `body`, turning any error into one line on stderr and exit status 1.

@@ -23,23 +23,23 @@ struct DevicesCommand: AsyncParsableCommand {
             let devices = try await NoAudioServer.rephrasing(nil) {
                 try await AudioSession.devices(server: common.server, logger: Logger(label: "parley.devices"))
             }
-            json ? try printJSON(devices) : printTable(devices)
+            json ? try printJSON(devices) : try printTable(devices)
         }
     }
 
     private func printJSON(_ devices: [AudioDevice]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for device in devices { print(String(decoding: try encoder.encode(device), as: UTF8.self)) }
+        for device in devices { try StandardOutput.print(String(decoding: try encoder.encode(device), as: UTF8.self)) }
     }
 
-    private func printTable(_ devices: [AudioDevice]) {
+    private func printTable(_ devices: [AudioDevice]) throws {
         let table = TextTable(header: ["name", "kind", "default", "format", "description"])
         for device in devices {
             let kind = device.kind == .sink ? "sink" : device.isMonitor ? "source (monitor)" : "source"
             table.add([device.name, kind, device.isDefault ? "yes" : "-",
                        "\(device.sampleRate) Hz, \(device.channels) ch", device.description])
         }
-        print(table.render(), terminator: "")
+        try StandardOutput.print(table.render(), terminator: "")
     }
 }

@@ -43,7 +43,7 @@ struct DictBuildTablesCommand: AsyncParsableCommand {
         let path = ((output ?? directories.shipped) as NSString).appendingPathComponent(IPASymbolTable.fileName(for: language))
         try table.serialized(header: header(language: language, voices: voices, observations: primary))
             .write(toFile: path, atomically: true, encoding: .utf8)
-        print("\(language): \(table.rows.count) symbols from \(primary.wordsPaired) words (\(primary.wordsSkipped) skipped) → \(path)")
+        try StandardOutput.print("\(language): \(table.rows.count) symbols from \(primary.wordsPaired) words (\(primary.wordsSkipped) skipped) → \(path)")
         try await reportRoundTrip(language: language, words: words, table: table, voice: voices[0], directories: directories)
     }
 
@@ -53,9 +53,9 @@ struct DictBuildTablesCommand: AsyncParsableCommand {
         let heldOut = Array(TableWords.heldOut(words).prefix(language == "en" ? 2_000 : 500))
         let report = try await RoundTripReport.measure(words: heldOut, converter: converter, voice: voice,
                                                        transcriber: phonemeTranscriber)
-        print("\(language): round trip \(report.exact)/\(report.total) exact on held-out words")
+        try StandardOutput.print("\(language): round trip \(report.exact)/\(report.total) exact on held-out words")
         for mismatch in report.mismatches.prefix(20) {
-            print("  \(mismatch.word): \(mismatch.original) → \(mismatch.returned)")
+            try StandardOutput.print("  \(mismatch.word): \(mismatch.original) → \(mismatch.returned)")
         }
     }
 

@@ -81,7 +81,7 @@ struct DictListCommand: AsyncParsableCommand {
             for resolved in dictionary.entries where filter.map({ resolved.entry.key.contains($0.lowercased()) }) ?? true {
                 table.add([resolved.entry.word, resolved.entry.ipa, resolved.layer.rawValue])
             }
-            print(table.render(), terminator: "")
+            try StandardOutput.print(table.render(), terminator: "")
         }
     }
 }
@@ -102,7 +102,7 @@ struct DictAddCommand: AsyncParsableCommand {
         try await reportingFailure {
             let dictionaries = try target.dictionaries()
             let mnemonics = try dictionaries.add(word: word, ipa: ipa, language: target.code)
-            print("\(word)\t\(ipa)\t[[\(mnemonics)]] → \(dictionaries.path(language: target.code, layer: .user))")
+            try StandardOutput.print("\(word)\t\(ipa)\t[[\(mnemonics)]] → \(dictionaries.path(language: target.code, layer: .user))")
         }
     }
 }
@@ -119,8 +119,8 @@ struct DictRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             switch try target.dictionaries().remove(word: word, language: target.code) {
-            case .removedUserEntry: print("removed '\(word)' from your \(target.code) dictionary")
-            case .hidShippedEntry: print("'\(word)' is spoken by eSpeak NG's own rules again (the shipped entry is hidden)")
+            case .removedUserEntry: try StandardOutput.print("removed '\(word)' from your \(target.code) dictionary")
+            case .hidShippedEntry: try StandardOutput.print("'\(word)' is spoken by eSpeak NG's own rules again (the shipped entry is hidden)")
             }
         }
     }
@@ -139,9 +139,9 @@ struct DictLookupCommand: AsyncParsableCommand {
         try await reportingFailure {
             let lookup = PronunciationLookup(dictionaries: try target.dictionaries(), transcriber: phonemeTranscriber)
             let result = try await lookup.lookup(word, language: target.code, voice: try target.voice())
-            print("\(word)\t\(result.current)")
+            try StandardOutput.print("\(word)\t\(result.current)")
             if let override = result.override {
-                print("  \(override.layer.rawValue) dictionary: \(override.entry.ipa); eSpeak NG alone: \(result.espeakOwn)")
+                try StandardOutput.print("  \(override.layer.rawValue) dictionary: \(override.entry.ipa); eSpeak NG alone: \(result.espeakOwn)")
             }
         }
     }
@@ -186,7 +186,7 @@ struct DictSymbolsCommand: AsyncParsableCommand {
             for row in try target.dictionaries().converter(language: target.code).table.rows {
                 table.add([row.ipa, row.mnemonic])
             }
-            print(table.render(), terminator: "")
+            try StandardOutput.print(table.render(), terminator: "")
         }
     }
 }

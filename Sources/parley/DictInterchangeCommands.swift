@@ -27,7 +27,7 @@ struct DictImportCommand: AsyncParsableCommand {
             let entries = try cmudict ? cmuEntries(dictionaries) : fileEntries()
             guard !entries.isEmpty else { throw NothingToImport(file: file, cmudict: cmudict) }
             try dictionaries.add(entries: entries, language: target.code)
-            print("imported \(counted(entries.count, "entry", "entries")) into \(dictionaries.path(language: target.code, layer: .user))")
+            try StandardOutput.print("imported \(counted(entries.count, "entry", "entries")) into \(dictionaries.path(language: target.code, layer: .user))")
         }
     }
 
@@ -84,7 +84,7 @@ struct DictExportCommand: AsyncParsableCommand {
                 ? PLSLexicon.export(entries, language: target.code)
                 : entries.map { "\($0.word)\t\($0.ipa)\n" }.joined()
             try AtomicFile.write(text, to: file)
-            print("exported \(counted(entries.count, "entry", "entries")) to \(file)")
+            try StandardOutput.print("exported \(counted(entries.count, "entry", "entries")) to \(file)")
         }
     }
 }

@@ -34,7 +34,7 @@ struct DoctorCommand: AsyncParsableCommand {
         for check in checks {
             table.add([check.part, check.ok ? "ok" : "MISSING", check.detail])
         }
-        print(table.render(), terminator: "")
+        try StandardOutput.print(table.render(), terminator: "")
         if let failed = checks.first(where: { !$0.ok }) {
             printError("\(checks.filter { !$0.ok }.map(\.part).joined(separator: ", ")) not usable: \(failed.remedy)")
             throw ExitCode.failure

@@ -66,7 +66,7 @@ struct GlossaryListCommand: AsyncParsableCommand {
             where needle.map({ entry.source.lowercased().contains($0) || entry.target.lowercased().contains($0) }) ?? true {
                 table.add([entry.kind.rawValue, entry.source, entry.target])
             }
-            print(table.render(), terminator: "")
+            try StandardOutput.print(table.render(), terminator: "")
         }
     }
 }
@@ -92,7 +92,7 @@ struct GlossaryAddCommand: AsyncParsableCommand {
             let entry = try GlossaryEntry.checked(kind: phrase ? .phrase : .term, source: source, target: target)
             let store = try pair.store()
             try store.add([entry], from: from, to: to)
-            print("\(entry.kind.rawValue)\t\(entry.source)\t\(entry.target) → \(store.path(from: from, to: to))")
+            try StandardOutput.print("\(entry.kind.rawValue)\t\(entry.source)\t\(entry.target) → \(store.path(from: from, to: to))")
         }
     }
 }
@@ -113,7 +113,7 @@ struct GlossaryRemoveCommand: AsyncParsableCommand {
         try await reportingFailure {
             let (from, to) = try pair.languages()
             let removed = try pair.store().remove(source, kind: phrase ? .phrase : .term, from: from, to: to)
-            print("removed the \(removed.kind.rawValue) '\(removed.source)' from your \(from) → \(to) glossary")
+            try StandardOutput.print("removed the \(removed.kind.rawValue) '\(removed.source)' from your \(from) → \(to) glossary")
         }
     }
 }
@@ -135,8 +135,8 @@ struct GlossaryLookupCommand: AsyncParsableCommand {
             let matcher = GlossaryMatcher(entries: document.entries)
             let sentence = text.joined(separator: " ")
             let found = matcher.phrase(for: sentence).map { [$0] } ?? matcher.terms(in: sentence).map(\.entry)
-            guard !found.isEmpty else { return print("no entry of your \(from) → \(to) glossary applies to '\(sentence)'") }
-            for entry in found { print("\(entry.kind.rawValue)\t\(entry.source)\t\(entry.target)") }
+            guard !found.isEmpty else { return try StandardOutput.print("no entry of your \(from) → \(to) glossary applies to '\(sentence)'") }
+            for entry in found { try StandardOutput.print("\(entry.kind.rawValue)\t\(entry.source)\t\(entry.target)") }
         }
     }
 }

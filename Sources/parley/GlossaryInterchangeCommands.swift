@@ -39,7 +39,7 @@ struct GlossaryImportCommand: AsyncParsableCommand {
             let (from, to) = try pair.languages()
             let entries = try read(from: from, to: to)
             try pair.store().add(entries, from: from, to: to)
-            print("imported \(counted(entries.count, "entry", "entries")) into your \(from) → \(to) glossary")
+            try StandardOutput.print("imported \(counted(entries.count, "entry", "entries")) into your \(from) → \(to) glossary")
         }
     }
 
@@ -73,9 +73,9 @@ struct GlossaryExportCommand: AsyncParsableCommand {
             let chosen = try file.map { try GlossaryFormat.of($0, explicit: format) } ?? format ?? .csv
             let text = chosen == .csv ? GlossaryCSV.export(document.entries)
                                       : GlossaryTBX.export(document.entries, from: from, to: to)
-            guard let file, file != "-" else { return FileHandle.standardOutput.write(Data(text.utf8)) }
+            guard let file, file != "-" else { return try StandardOutput.write(Data(text.utf8)) }
             try AtomicFile.write(text, to: file)
-            print("exported \(counted(document.entries.count, "entry", "entries")) to \(file)")
+            try StandardOutput.print("exported \(counted(document.entries.count, "entry", "entries")) to \(file)")
         }
     }
 }

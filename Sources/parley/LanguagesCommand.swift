@@ -59,7 +59,7 @@ struct LanguagesCommand: AsyncParsableCommand {
         try await reportingFailure {
             let rows = Self.rows(try await Inventory.gather(common), all: all)
             if json { return try printJSON(rows) }
-            print(markdown ? Self.markdownTable(rows) : Self.table(rows), terminator: "")
+            try StandardOutput.print(markdown ? Self.markdownTable(rows) : Self.table(rows), terminator: "")
         }
     }
 
@@ -145,6 +145,6 @@ struct LanguagesCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(rows)
-        print(String(decoding: data, as: UTF8.self))
+        try StandardOutput.print(String(decoding: data, as: UTF8.self))
     }
 }

@@ -101,7 +101,7 @@ struct ListenCommand: AsyncParsableCommand {
         let listening = Task {
             var heard = 0
             try await recognizer.recognizeLive(from: session, locale: locale, options: options) { event in
-                printer.print(event)
+                try printer.print(event)
                 if case .final = event { heard += 1 }
                 return limit.map { heard < $0 } ?? true
             }

@@ -52,7 +52,7 @@ struct ListModels: AsyncParsableCommand {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+                try StandardOutput.print(String(decoding: try encoder.encode(rows), as: UTF8.self))
                 return
             }
             let table = TextTable(header: ["engine", "model", "languages", "size", "verified", "place"])
@@ -60,7 +60,7 @@ struct ListModels: AsyncParsableCommand {
                 let languages = row.languages.count > 4 ? "\(row.languages.count) languages" : row.languages.joined(separator: ", ")
                 table.add([row.engine, row.name, languages, megabytes(row.bytes), row.verified, row.path])
             }
-            print(table.render(), terminator: "")
+            try StandardOutput.print(table.render(), terminator: "")
             if rows.allSatisfy({ $0.engine != "whisper" }) {
                 printError("no Whisper model is installed; \(WhisperInstallation.remedy)")
             }

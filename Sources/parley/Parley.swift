@@ -24,6 +24,7 @@ struct Parley: AsyncParsableCommand {
     )
 
     static func main() async {
+        StandardOutput.prepare()
         LoggingSystem.bootstrap(StderrLog.handler)
         do {
             var command = try parseAsRoot()
@@ -32,6 +33,9 @@ struct Parley: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as StandardOutputError {
+            printError(error.description)
+            exit(withError: ExitCode.failure)
         } catch {
             exit(withError: error)
         }

@@ -87,7 +87,7 @@ struct SayCommand: AsyncParsableCommand {
             try await output.close()
             if let file = output.file {
                 let seconds = AudioFormat.synthesis.duration(ofSamples: file.framesWritten)
-                print("wrote \(file.framesWritten) samples (\(String(format: "%.2f", seconds)) s, \(AudioFormat.synthesis)) to \(file.path)")
+                try StandardOutput.print("wrote \(file.framesWritten) samples (\(String(format: "%.2f", seconds)) s, \(AudioFormat.synthesis)) to \(file.path)")
             }
         }
     }

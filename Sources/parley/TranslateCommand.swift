@@ -68,7 +68,7 @@ struct TranslateCommand: AsyncParsableCommand {
             try printer.print(await translator.translateWithGlossary(text.joined(separator: " "), from: source, to: target))
             return 0
         }
-        return await translateLines(with: translator, from: source, to: target, printer: printer)
+        return try await translateLines(with: translator, from: source, to: target, printer: printer)
     }
 
     /// The translator and the resolved locales; fails at once when the direction is missing.
@@ -90,30 +90,34 @@ struct TranslateCommand: AsyncParsableCommand {
         return (GlossaryTranslator(wrapping: translator, store: glossaries), source, target)
     }
 
-    /// Translates each stdin line in order; returns how many failed.
+    /// Translates each stdin line in order; returns how many failed. Stops, throwing, when stdout fails.
     private func translateLines(with translator: GlossaryTranslator, from source: LocaleTag, to target: LocaleTag,
-                                printer: TranslationPrinter) async -> Int {
+                                printer: TranslationPrinter) async throws -> Int {
         var failures = 0
         for await line in StandardInputLines.stream() {
             guard let text = line.text else {
                 failures += 1
                 printError("line \(line.number) of standard input is not UTF-8 text and was not translated; \(TextInput.conversionHint)")
-                printer.printBlankLine()
+                try printer.printBlankLine()
                 continue
             }
+            let translated: GlossaryTranslation
             do {
-                try printer.print(await translator.translateWithGlossary(text, from: source, to: target))
+                translated = try await translator.translateWithGlossary(text, from: source, to: target)
             } catch {
                 failures += 1
                 printError(String(describing: error))
-                printer.printBlankLine()
+                try printer.printBlankLine()
+                continue
             }
+            try printer.print(translated)
         }
         return failures
     }
 }
 
-/// Writes translations to stdout unbuffered, one line each, and unknown words to stderr.
+/// Writes translations to stdout unbuffered, one line each, and unknown words to stderr;
+/// throws `StandardOutputError` when stdout does not take a line.
 struct TranslationPrinter {
     var json: Bool
     var showsUnknownWords: Bool
@@ -153,7 +157,7 @@ struct TranslationPrinter {
         if showsUnknownWords, !translation.unknownWords.isEmpty {
             printError("unknown words: " + translation.unknownWords.map(\.description).joined(separator: ", "))
         }
-        guard json else { return write(translation.result.text) }
+        guard json else { return try write(translation.result.text) }
         let line = Line(source: translation.result.source, text: translation.result.text,
                         raw: translation.rawText, cleanup: translation.cleanups, unknown_words: translation.result.unknownWords, marked: translation.markedText,
                         direction: translation.direction, glossary: translated.applied,
@@ -166,13 +170,13 @@ struct TranslationPrinter {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        write(String(decoding: try encoder.encode(line), as: UTF8.self))
+        try write(String(decoding: try encoder.encode(line), as: UTF8.self))
     }
 
-    func printBlankLine() { write("") }
+    func printBlankLine() throws { try write("") }
 
-    private func write(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    private func write(_ line: String) throws {
+        try StandardOutput.print(line)
     }
 }
 

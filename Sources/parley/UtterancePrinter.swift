@@ -21,13 +21,14 @@ struct UtterancePrinter {
         var words: [Word]
     }
 
-    /// Prints `event` if it is a final result, or a partial one when asked for.
-    func print(_ event: RecognitionEvent) {
+    /// Prints `event` if it is a final result, or a partial one when asked for;
+    /// throws `StandardOutputError` when stdout does not take it.
+    func print(_ event: RecognitionEvent) throws {
         switch event {
         case let .partial(text) where partial:
-            emit(json ? encode(["partial": text]) : "partial: \(text)")
+            try emit(json ? encode(["partial": text]) : "partial: \(text)")
         case let .final(result):
-            emit(json ? encode(Self.utterance(result)) : result.text)
+            try emit(json ? encode(Self.utterance(result)) : result.text)
         default:
             break
         }
@@ -52,8 +53,8 @@ struct UtterancePrinter {
         return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 
-    /// Writes a line and flushes, so a pipe sees each utterance as it is recognized.
-    private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Writes a line at once, so a pipe sees each utterance as it is recognized.
+    private func emit(_ line: String) throws {
+        try StandardOutput.print(line)
     }
 }

@@ -37,7 +37,7 @@ struct VoicesCommand: AsyncParsableCommand {
             if let language, voices.isEmpty {
                 throw ValidationError("no installed voice speaks '\(language)'; `parley voices` lists them all")
             }
-            json ? try printJSON(voices) : printTable(voices)
+            json ? try printJSON(voices) : try printTable(voices)
         }
     }
 
@@ -50,14 +50,14 @@ struct VoicesCommand: AsyncParsableCommand {
     private func printJSON(_ voices: [Voice]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(voices), as: UTF8.self))
+        try StandardOutput.print(String(decoding: try encoder.encode(voices), as: UTF8.self))
     }
 
-    private func printTable(_ voices: [Voice]) {
+    private func printTable(_ voices: [Voice]) throws {
         let table = TextTable(header: ["identifier", "name", "language", "locale", "gender"])
         for voice in voices {
             table.add([voice.identifier, voice.name, voice.language, voice.locale?.description ?? "-", voice.gender.rawValue])
         }
-        print(table.render(), terminator: "")
+        try StandardOutput.print(table.render(), terminator: "")
     }
 }

@@ -39,7 +39,7 @@ struct WhisperModelAddition {
             try (digest + "\n").write(toFile: "\(staged)/\(WhisperModelFolder.recordedDigestFile)", atomically: false, encoding: .utf8)
             languages = try await load(staged, digest: digest)
         }
-        print("added the Whisper model \(installer.name) (\(languages.count) languages, "
+        try StandardOutput.print("added the Whisper model \(installer.name) (\(languages.count) languages, "
               + "\(stored), SHA-256 \(digest)) at \(installer.target)")
     }
 

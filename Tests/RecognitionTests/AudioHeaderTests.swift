@@ -73,4 +73,23 @@ import TestSupport
             #expect(abs(whole.count - original) < 16, "\(whole.count) samples, \(original) in the original")
         }
     }
+
+    @Test("FLAC and Ogg Vorbis are read through libsndfile's own frame count: FLAC gives the WAV's samples exactly")
+    func compressedFormats() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-compressed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = try Reference.convert(Fixtures.recording("goforward.raw"), rate: 16_000, channels: 1, into: directory)
+        let samples = try AudioFileReader.read(wav).samples
+        for format in ["flac", "ogg"] {
+            let path = directory.appendingPathComponent("goforward.\(format)").path
+            let made = try ProcessRunner.run(["sox", wav, path])
+            try #require(made.status == 0, "\(made.stderr)")
+            let read = try AudioFileReader.read(path).samples
+            if format == "flac" {
+                #expect(read == samples)
+            } else {
+                #expect(abs(read.count - samples.count) < 1_024, "\(read.count) samples against \(samples.count)")
+            }
+        }
+    }
 }
