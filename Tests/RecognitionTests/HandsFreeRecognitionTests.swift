@@ -73,32 +73,39 @@ struct HandsFreeRecognitionTests {
         #expect(!hypotheses[1].text.isEmpty)
     }
 
-    @Test("speech the short window calls silent is heard in the full window, in both languages and in its own")
+    @Test("speech the short window calls silent is decoded again in the full window, in both languages and in its own")
     func silenceOfTheShortWindowGetsASecondOpinion() async throws {
         let directory = try Fixtures.temporaryDirectory("parley-pair-window")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A clip of the sides benchmark's held-out set: the short window's no-speech
-        // probability is 0.64, the full window's 0.28.
-        let samples = try WhisperWorkerTests.espeakSamples("¿me da una bolsa, por favor?", voice: "es+f4", speed: 160, in: directory)
-
         let shortOnly = try WhisperWorkerTests.recognizer(secondOpinion: false)
-        await #expect(throws: RecognitionError.emptyRecognition) {
-            try await shortOnly.recognizePair(samples, first: Self.english, second: Self.spanish)
-        }
-        await #expect(throws: RecognitionError.emptyRecognition) {
-            try await shortOnly.recognizeUtterance(samples, locale: Self.spanish)
-        }
-        await shortOnly.worker.shutdown()
-
         let whisper = try WhisperWorkerTests.recognizer()
-        defer { Task { await whisper.worker.shutdown() } }
-        let hypotheses = try #require(try await whisper.recognizePair(samples, first: Self.english, second: Self.spanish).hypotheses)
-        #expect(!hypotheses[1].text.isEmpty, "the Spanish reading: \(hypotheses)")
-        #expect(hypotheses.allSatisfy { $0.decoderScore > -100 }, "both decoded: \(hypotheses)")
-        let single = try await whisper.recognizeUtterance(samples, locale: Self.spanish)
-        #expect(!single.text.isEmpty && !single.words.isEmpty, "\(single)")
-        #expect(single.confidence > 0 && single.confidence < 0.5, "a second opinion on unclear speech is not sure: \(single.confidence)")
-        #expect(whisper.secondOpinionCount == 2)
+        defer { Task { await shortOnly.worker.shutdown(); await whisper.worker.shutdown() } }
+        var rescued = (pair: 0, single: 0)
+        for (voice, speed, text) in NearSilenceClips.clips {
+            let samples = try WhisperWorkerTests.espeakSamples(text, voice: voice, speed: speed, in: directory)
+            let clip = "\(voice) at \(speed): \(text)"
+            // Both readings silent in the short window: the full window must be asked.
+            let shortPair = try? await shortOnly.recognizePair(samples, first: Self.english, second: Self.spanish)
+            var opinions = whisper.secondOpinionCount
+            let pair = try? await whisper.recognizePair(samples, first: Self.english, second: Self.spanish)
+            let pairAsked = whisper.secondOpinionCount > opinions
+            if shortPair == nil { #expect(pairAsked, "\(clip): silent in the short window, and no second opinion") }
+            if !pairAsked { #expect((pair == nil) == (shortPair == nil), "\(clip): without a second opinion the short window decides") }
+            if shortPair == nil, let readings = pair?.hypotheses {
+                rescued.pair += 1
+                #expect(readings.allSatisfy { $0.decoderScore > -100 }, "\(clip): both languages decoded: \(readings)")
+            }
+            let shortSingle = try? await shortOnly.recognizeUtterance(samples, locale: Self.spanish)
+            opinions = whisper.secondOpinionCount
+            let single = try? await whisper.recognizeUtterance(samples, locale: Self.spanish)
+            let singleAsked = whisper.secondOpinionCount > opinions
+            if shortSingle == nil { #expect(singleAsked, "\(clip): silent in the short window, and no second opinion") }
+            if shortSingle == nil, let single {
+                rescued.single += 1
+                #expect(!single.text.isEmpty && !single.words.isEmpty, "\(clip): \(single)")
+            }
+        }
+        #expect(rescued.pair >= 1 && rescued.single >= 2, "heard only through the second opinion: \(rescued)")
     }
 
     @Test("the full window is asked when silence decides the pair: both readings silent, or the more probable language's")
