@@ -161,9 +161,14 @@ public actor WhisperRequest: RecognitionRequest {
         speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
     }
 
-    /// The final decode: in one language, or in both of a pair from one encoder pass.
+    /// The final decode: in one language, or in both of a pair from one encoder pass. Steady
+    /// sound (`SteadySound`) is not decoded: it is no speech.
     private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
                                     _ pair: String?, _ options: RecognitionOptions) async throws -> WhisperAnswer {
+        if SteadySound.isSteady(audio) {
+            recognizer.worker.logger.debug("steady sound, not decoded", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
+            throw RecognitionError.emptyRecognition
+        }
         guard let pair else { return try await recognizer.decode(audio, language: language, options: options, final: true) }
         return try await recognizer.decodePair(audio, languages: (language, pair), options: options)
     }

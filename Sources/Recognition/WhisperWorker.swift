@@ -36,7 +36,7 @@ public actor WhisperWorker {
 
     /// The settings the worker runs with.
     public nonisolated let launch: Launch
-    private let logger: Logger
+    let logger: Logger
     private var process: WhisperProcess?
     private var starting: Task<(WhisperProcess, WhisperReady), any Error>?
     private var languages: [String] = []

@@ -156,6 +156,26 @@ struct WhisperRecognitionTests {
         #expect(rescued >= 2, "\(rescued) of \(NearSilenceClips.clips.count) clips were heard through the second opinion")
     }
 
+    @Test("a minute of digital silence, white or pink noise is no speech, and never reaches the decoder")
+    func steadySoundIsNotDecoded() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sounds: [(String, [String])] = [("silence", ["trim", "0", "60"]),
+                                            ("white noise", ["synth", "60", "whitenoise", "vol", "0.1"]),
+                                            ("pink noise", ["synth", "60", "pinknoise", "vol", "0.1"])]
+        for (name, effect) in sounds {
+            let path = directory.appendingPathComponent("\(name).wav").path
+            let made = try ProcessRunner.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", path] + effect)
+            try #require(made.status == 0, "\(made.stderr)")
+            let output = try listen(["--file", path], environment: ["PARLEY_LOG": "debug"])
+            let lines = output.stderr.split(separator: "\n")
+            // The detector opens utterances on steady sound too; none of them costs a decode.
+            #expect(lines.filter { $0.hasSuffix("decoded") }.isEmpty, "\(name): \(lines.filter { $0.hasSuffix("decoded") })")
+            #expect(output.stdout.isEmpty && output.status == 1 && output.stderr.contains("no speech was recognized"),
+                    "\(name): \(output.status) \(output.stderr.suffix(300))")
+        }
+    }
+
     @Test("clicks, hum and hiss that get past the detector do not become words")
     func noiseIsNotWords() throws {
         let directory = try Fixtures.temporaryDirectory()
