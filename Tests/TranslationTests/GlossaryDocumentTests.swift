@@ -35,6 +35,10 @@ import Testing
             try GlossaryEntry.checked(kind: .term, source: "a\tb", target: "x")
         }
         #expect(throws: GlossaryError.termStartsWithoutWord("...")) { try GlossaryEntry.checked(kind: .term, source: "...", target: "x") }
+        // The saved line, not each text, is held to the limit: 4 + 1 + 2,048 + 1 + 2,048 bytes.
+        #expect(throws: GlossaryError.tooLong(bytes: 4_102)) {
+            try GlossaryEntry.checked(kind: .term, source: String(repeating: "a", count: 2_048), target: String(repeating: "b", count: 2_048))
+        }
     }
 
     @Test func termsMatchWholeWordsLongestFirst() {
