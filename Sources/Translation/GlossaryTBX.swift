@@ -30,6 +30,9 @@ public enum GlossaryTBX {
     /// compared by their first subtag); an entry without both languages, or XML
     /// that does not parse, is an error naming the line.
     public static func entries(parsing data: Data, path: String, from source: String, to target: String) throws -> [GlossaryEntry] {
+        if let (name, line) = declaredEntity(in: data) {
+            throw GlossaryError.importFailure(path: path, line: line, reason: TBXReader.entityRefusal(name))
+        }
         let reader = TBXReader(source: source, target: target, path: path)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -46,6 +49,31 @@ public enum GlossaryTBX {
         }
         guard reader.sawRoot else { throw GlossaryError.importFailure(path: path, line: 0, reason: "not a TBX document (no martif or tbx element)") }
         return reader.entries
+    }
+
+    /// The first entity declared in the document type (`<!ENTITY co "company">`) and its line.
+    /// The XML parser would drop a declared entity from the text that uses it without a
+    /// word, so the prolog, everything before the root element, is read for declarations first.
+    static func declaredEntity(in data: Data) -> (name: String, line: Int)? {
+        let bytes = [UInt8](data), declaration = Array("<!ENTITY".utf8)
+        var line = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, isNameStart(bytes[index + 1]) { return nil }
+            if bytes[index...].starts(with: declaration) {
+                let rest = bytes[(index + declaration.count)...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "%") }
+                let name = rest.prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") }
+                return (String(decoding: name, as: UTF8.self), line)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether `byte` can start an element name (an ASCII letter, `_`, `:` or the start of a non-ASCII character).
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
     private static func escaped(_ text: String) -> String {
@@ -92,6 +120,33 @@ private final class TBXReader: NSObject, XMLParserDelegate {
         text? += string
     }
 
+    /// CDATA is text like any other: `<term><![CDATA[R&D]]></term>` is the term "R&D".
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        guard text != nil else { return }
+        guard let string = String(validating: block, as: UTF8.self) else { return fail(parser, "a CDATA section is not UTF-8 text") }
+        text? += string
+    }
+
+    /// A declared entity would otherwise be dropped from the text that uses it (`the &co; car`
+    /// read as "the car"); it is refused, naming it. Declaring one is refused even when unused,
+    /// which also keeps entity expansion (billion laughs) and external entities out.
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        refuseEntity(parser, name)
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        refuseEntity(parser, name)
+    }
+
+    private func refuseEntity(_ parser: XMLParser, _ name: String) {
+        fail(parser, Self.entityRefusal(name), line: parser.lineNumber)
+    }
+
+    /// Why a declared entity is refused.
+    static func entityRefusal(_ name: String) -> String {
+        "the entity '\(name)' is declared in the document type; Parley does not expand entities, so write its text in the terms instead"
+    }
+
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         if !openElements.isEmpty { openElements.removeLast() }
         switch name {
@@ -121,8 +176,9 @@ private final class TBXReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func fail(_ parser: XMLParser, _ reason: String) {
-        failure = GlossaryError.importFailure(path: path, line: entryLine, reason: reason)
+    private func fail(_ parser: XMLParser, _ reason: String, line: Int? = nil) {
+        guard failure == nil else { return }
+        failure = GlossaryError.importFailure(path: path, line: line ?? entryLine, reason: reason)
         parser.abortParsing()
     }
 
