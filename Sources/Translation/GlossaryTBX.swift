@@ -27,11 +27,12 @@ public enum GlossaryTBX {
     }
 
     /// The entries of a TBX document for the pair `source` → `target` (languages
-    /// compared by their first subtag); an entry without both languages, or XML
-    /// that does not parse, is an error naming the line.
+    /// compared by their first subtag); an entry without both languages, XML that
+    /// does not parse, or an entity declared in the document type (which the parser
+    /// would drop from the terms using it) is an error naming the line.
     public static func entries(parsing data: Data, path: String, from source: String, to target: String) throws -> [GlossaryEntry] {
         if let (name, line) = declaredEntity(in: data) {
-            throw GlossaryError.importFailure(path: path, line: line, reason: TBXReader.entityRefusal(name))
+            throw GlossaryError.importFailure(path: path, line: line, reason: entityRefusal(name))
         }
         let reader = TBXReader(source: source, target: target, path: path)
         let parser = XMLParser(data: data)
@@ -51,6 +52,11 @@ public enum GlossaryTBX {
         return reader.entries
     }
 
+    /// Why a declared entity is refused.
+    static func entityRefusal(_ name: String) -> String {
+        "the entity '\(name)' is declared in the document type; Parley does not expand entities, so write its text in the terms instead"
+    }
+
     /// The first entity declared in the document type (`<!ENTITY co "company">`) and its line.
     /// The XML parser would drop a declared entity from the text that uses it without a
     /// word, so the prolog, everything before the root element, is read for declarations first.
@@ -61,6 +67,12 @@ public enum GlossaryTBX {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\n") { line += 1 }
             if byte == UInt8(ascii: "<"), index + 1 < bytes.count, isNameStart(bytes[index + 1]) { return nil }
+            for (open, close) in [("<!--", "-->"), ("<?", "?>")] where bytes[index...].starts(with: open.utf8) {
+                // A comment or processing instruction may hold anything; step over it, counting its lines.
+                let end = bytes.indices[(index + 2)...].first { bytes[$0...].starts(with: close.utf8) } ?? bytes.count
+                line += bytes[index..<end].count(where: { $0 == UInt8(ascii: "\n") })
+                index = end
+            }
             if bytes[index...].starts(with: declaration) {
                 let rest = bytes[(index + declaration.count)...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "%") }
                 let name = rest.prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") }
@@ -127,26 +139,6 @@ private final class TBXReader: NSObject, XMLParserDelegate {
         text? += string
     }
 
-    /// A declared entity would otherwise be dropped from the text that uses it (`the &co; car`
-    /// read as "the car"); it is refused, naming it. Declaring one is refused even when unused,
-    /// which also keeps entity expansion (billion laughs) and external entities out.
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuseEntity(parser, name)
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        refuseEntity(parser, name)
-    }
-
-    private func refuseEntity(_ parser: XMLParser, _ name: String) {
-        fail(parser, Self.entityRefusal(name), line: parser.lineNumber)
-    }
-
-    /// Why a declared entity is refused.
-    static func entityRefusal(_ name: String) -> String {
-        "the entity '\(name)' is declared in the document type; Parley does not expand entities, so write its text in the terms instead"
-    }
-
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         if !openElements.isEmpty { openElements.removeLast() }
         switch name {
@@ -176,9 +168,9 @@ private final class TBXReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func fail(_ parser: XMLParser, _ reason: String, line: Int? = nil) {
+    private func fail(_ parser: XMLParser, _ reason: String) {
         guard failure == nil else { return }
-        failure = GlossaryError.importFailure(path: path, line: line ?? entryLine, reason: reason)
+        failure = GlossaryError.importFailure(path: path, line: entryLine, reason: reason)
         parser.abortParsing()
     }
 

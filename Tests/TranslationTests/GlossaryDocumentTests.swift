@@ -89,4 +89,15 @@ import Testing
         let text = GlossaryTBX.export([GlossaryEntry(kind: .term, source: "a", target: "b")], from: "en", to: "fr")
         #expect(throws: GlossaryError.self) { try GlossaryTBX.entries(parsing: Data(text.utf8), path: "g.tbx", from: "en", to: "es") }
     }
+
+    @Test func tbxEntityDeclarationsAreFoundPastCommentsAndADoctypeWithoutThemIsRead() throws {
+        let body = "<martif><text><body><termEntry><langSet xml:lang=\"en\"><term>car</term></langSet>"
+            + "<langSet xml:lang=\"es\"><term>coche</term></langSet></termEntry></body></text></martif>"
+        let hidden = "<?xml version=\"1.0\"?>\n<!DOCTYPE martif [\n<!-- <b> is bold\n-->\n<!ENTITY % co \"company\">\n]>\n" + body
+        let refusal = GlossaryError.importFailure(path: "g.tbx", line: 5, reason: GlossaryTBX.entityRefusal("co"))
+        #expect(throws: refusal) { try GlossaryTBX.entries(parsing: Data(hidden.utf8), path: "g.tbx", from: "en", to: "es") }
+        let plain = "<?xml version=\"1.0\"?>\n<!DOCTYPE martif SYSTEM \"TBXcoreStructV02.dtd\">\n" + body
+        #expect(try GlossaryTBX.entries(parsing: Data(plain.utf8), path: "g.tbx", from: "en", to: "es")
+            == [GlossaryEntry(kind: .term, source: "car", target: "coche")])
+    }
 }
