@@ -42,7 +42,7 @@ public enum GlossaryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooLong(bytes):
             return "the entry would be a \(bytes)-byte line (its kind, text, translation and two tabs); a glossary line holds at most \(GlossaryDocument.maximumLineBytes) bytes, so shorten the text or its translation"
         case let .glossaryTooLarge(path, bytes):
-            return "\(path) would be \(GlossaryLimits.describe(bytes)); a glossary holds at most \(GlossaryLimits.describe(GlossaryLimits.maximumGlossaryBytes)) (about 50,000 entries), so nothing was changed"
+            return "\(path) would be \(GlossaryLimits.describe(bytes)); a glossary holds at most \(GlossaryLimits.describe(GlossaryLimits.maximumGlossaryBytes)) (\(GlossaryLimits.glossaryCapacity)), so nothing was changed"
         case let .exportOntoGlossary(path, pair):
             return "\(path) is your \(pair) glossary itself; export to another file (nothing was changed)"
         case let .pivotedPair(pair, route):

@@ -5,15 +5,19 @@ import Locales
 /// `stat` before a byte is read, so that a huge or binary file is refused at once
 /// instead of after seconds of reading and parsing.
 public enum GlossaryLimits {
-    /// The largest glossary file read (2 MiB, about 50,000 entries of everyday
+    /// The largest glossary file read (1 MiB, about 25,000 entries of everyday
     /// length). Every `parley translate` and dialogue reads its pair's whole file
-    /// before the first sentence, so a larger one would delay every start; it is
-    /// refused with a message, and saves never make a glossary grow past it.
-    public static let maximumGlossaryBytes = 2 * 1_024 * 1_024
+    /// before the first sentence, at a cost that grows with its entries, so a larger
+    /// one would delay every start; it is refused with a message, and saves never
+    /// make a glossary grow past it.
+    public static let maximumGlossaryBytes = 1_024 * 1_024
 
-    /// The largest CSV or TBX file imported (8 MiB: TBX spends about four times
-    /// the bytes of a glossary line on an entry). It stays below the 10,000,000
-    /// bytes the XML parser refuses without saying why.
+    /// `maximumGlossaryBytes` as entries, for messages.
+    static let glossaryCapacity = "about 25,000 entries"
+
+    /// The largest CSV or TBX file imported (8 MiB: a full glossary as TBX, which
+    /// spends about four times a glossary line's bytes on an entry, with room to
+    /// spare). It stays below the 10,000,000 bytes the XML parser refuses without saying why.
     public static let maximumImportBytes = 8 * 1_024 * 1_024
 
     /// The bytes of the regular file at `path` if it holds at most `limit` bytes

@@ -42,7 +42,7 @@ public struct GlossaryStore: Sendable {
         guard FileManager.default.fileExists(atPath: file) || isSymlink(file) else {
             return GlossaryDocument(path: file, header: Self.header(from: source, to: target))
         }
-        let text = try GlossaryLimits.text(of: file, limit: limit, what: "a glossary (about 50,000 entries; each translation reads it whole first)")
+        let text = try GlossaryLimits.text(of: file, limit: limit, what: "a glossary (\(GlossaryLimits.glossaryCapacity); each translation reads it whole first)")
         return GlossaryDocument(parsing: text, path: file)
     }
 

@@ -114,14 +114,14 @@ import TestSupport
         let directory = try Fixtures.temporaryDirectory("parley-glossary-limit")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.path, file = directory.appendingPathComponent("glossary-en-es.tsv").path
-        // 75,000 lines of 34 bytes: 2,550,000 bytes, over the 2,097,152 a glossary holds.
-        let text = (10_000..<85_000).map { "term\tword\($0) thing\tpalabra\($0)\n" }.joined()
+        // 40,000 lines of 34 bytes: 1,360,000 bytes, over the 1,048,576 a glossary holds.
+        let text = (10_000..<50_000).map { "term\tword\($0) thing\tpalabra\($0)\n" }.joined()
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        expectRefused(try glossary(["list", "en", "es"], path), "is 2,550,000 bytes (2.5 MB), over the limit of 2,097,152 bytes")
+        expectRefused(try glossary(["list", "en", "es"], path), "is 1,360,000 bytes (1.4 MB), over the limit of 1,048,576 bytes")
         let translated = try ProcessRunner.parley(["translate", "--from", "en", "--to", "es", "--dictionaries", path, "Good morning."])
         #expect(translated.status == 0 && !translated.stdout.isEmpty)
         #expect(translated.stderr.contains("the en-es glossary is not used") && translated.stderr.contains("over the limit"), "\(translated.stderr)")
-        expectRefused(try glossary(["add", "en", "es", "bank", "Bank"], path), "a glossary holds at most 2,097,152 bytes")
+        expectRefused(try glossary(["add", "en", "es", "bank", "Bank"], path), "a glossary holds at most 1,048,576 bytes")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
         // Removing shrinks it, so it is allowed.
         #expect(try glossary(["remove", "en", "es", "word10000 thing"], path).status == 0)
