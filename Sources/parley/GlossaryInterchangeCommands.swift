@@ -24,7 +24,7 @@ struct GlossaryImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add the entries of a CSV or TBX file, all in one save.",
-        discussion: "CSV: source,target[,kind] per line (kind: term or phrase), an optional header. TBX: a termEntry per entry with both languages. A malformed entry is named by its line and nothing is imported.")
+        discussion: "CSV: source,target[,kind] per line (kind: term or phrase), an optional header. TBX: a termEntry per entry with both languages. A malformed entry is named by its line and nothing is imported; a file over 8 MiB, or holding a NUL byte, is refused before it is read. A row repeating an earlier entry is skipped and counted.")
 
     @OptionGroup var pair: GlossaryPair
 
