@@ -58,7 +58,15 @@ public struct GlossaryDocument: Sendable, Equatable {
 
     /// The file's text: every line as read or edited, in the file's line ending, after its byte order mark if it had one.
     public func serialized() -> String {
-        document.serialized { "\($0.kind.rawValue)\t\($0.source)\t\($0.target)" }
+        document.serialized(\.line)
+    }
+
+    /// `entries` without the later entries of a kind and key already given (the first is
+    /// kept, as when the file is read), and how many were dropped.
+    public static func withoutDuplicates(_ entries: [GlossaryEntry]) -> (entries: [GlossaryEntry], duplicates: Int) {
+        var seen = Set<String>()
+        let kept = entries.filter { seen.insert(identity($0)).inserted }
+        return (kept, entries.count - kept.count)
     }
 
     /// Entries of the same kind and key are the same entry.
@@ -85,14 +93,12 @@ public struct GlossaryDocument: Sendable, Equatable {
 
 extension GlossaryEntry {
     /// An entry with its texts' spaces made single, or the error for an empty
-    /// text, a control character (which would forge another line) or a term that
-    /// cannot be found in a sentence.
+    /// text, a control character (which would forge another line), a term that
+    /// cannot be found in a sentence, or an entry whose saved line would be longer
+    /// than `GlossaryDocument.maximumLineBytes` (and so ignored on every read).
     public static func checked(kind: Kind, source: String, target: String) throws -> GlossaryEntry {
         for (field, text) in [("source text", source), ("translation", target)] {
             if let position = firstControlCharacter(text) { throw GlossaryError.controlCharacter(field: field, position: position) }
-            if text.utf8.count > GlossaryDocument.maximumLineBytes / 2 {
-                throw GlossaryError.tooLong(field: field, bytes: text.utf8.count)
-            }
         }
         let source = source.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let target = target.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -102,8 +108,15 @@ extension GlossaryEntry {
         if kind == .term, !(source.first.map(GlossaryMatcher.isWordCharacter) ?? false) {
             throw GlossaryError.termStartsWithoutWord(source)
         }
-        return GlossaryEntry(kind: kind, source: source, target: target)
+        let entry = GlossaryEntry(kind: kind, source: source, target: target)
+        guard entry.line.utf8.count <= GlossaryDocument.maximumLineBytes else {
+            throw GlossaryError.tooLong(bytes: entry.line.utf8.count)
+        }
+        return entry
     }
+
+    /// The entry as its line of the glossary file, without the line ending.
+    var line: String { "\(kind.rawValue)\t\(source)\t\(target)" }
 
     /// The 1-based position of the first control character (category Cc, or a line or paragraph separator).
     static func firstControlCharacter(_ text: String) -> Int? {

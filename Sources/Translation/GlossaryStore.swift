@@ -1,5 +1,8 @@
 import Locales
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pronunciation
 
 /// The translation glossaries of a person's data directory, one file per
@@ -28,13 +31,19 @@ public struct GlossaryStore: Sendable {
     }
 
     /// The pair's glossary; an empty document when it has no file yet. Malformed
-    /// lines are in `problems` and the rest is loaded.
+    /// lines are in `problems` and the rest is loaded. A file over
+    /// `GlossaryLimits.maximumGlossaryBytes` is refused before it is read.
     public func load(from source: String, to target: String) throws -> GlossaryDocument {
+        try load(from: source, to: target, limit: GlossaryLimits.maximumGlossaryBytes)
+    }
+
+    private func load(from source: String, to target: String, limit: Int?) throws -> GlossaryDocument {
         let file = path(from: source, to: target)
         guard FileManager.default.fileExists(atPath: file) || isSymlink(file) else {
             return GlossaryDocument(path: file, header: Self.header(from: source, to: target))
         }
-        return GlossaryDocument(parsing: try DataFile.read(file), path: file)
+        let text = try GlossaryLimits.text(of: file, limit: limit, what: "a glossary (\(GlossaryLimits.glossaryCapacity); each translation reads it whole first)")
+        return GlossaryDocument(parsing: text, path: file)
     }
 
     /// Adds (or replaces) entries in one locked save: all of them, or none when the save fails.
@@ -53,7 +62,9 @@ public struct GlossaryStore: Sendable {
         }
     }
 
-    /// Changes the pair's file under its lock: re-read, change, save atomically.
+    /// Changes the pair's file under its lock: re-read, change, save atomically. A change
+    /// that would make the file grow past `GlossaryLimits.maximumGlossaryBytes` is refused
+    /// and nothing is written; one that shrinks an oversized file is saved.
     func edit<T>(from source: String, to target: String, _ change: (inout GlossaryDocument) throws -> T) throws -> T {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,11 +73,37 @@ public struct GlossaryStore: Sendable {
         }
         let file = path(from: source, to: target)
         return try AtomicFile.withLock(file + ".lock") {
-            var document = try load(from: source, to: target)
+            var document = try load(from: source, to: target, limit: nil)
+            let before = document.serialized().utf8.count
             let result = try change(&document)
-            try AtomicFile.write(document.serialized(), to: file)
+            let text = document.serialized()
+            if text.utf8.count > GlossaryLimits.maximumGlossaryBytes, text.utf8.count > before {
+                throw GlossaryError.glossaryTooLarge(path: file, bytes: text.utf8.count)
+            }
+            try AtomicFile.write(text, to: file)
             return result
         }
+    }
+
+    /// Whether writing `other` would write the pair's glossary file: the same inode
+    /// (a hard link), or the same path once symbolic links and `..` are resolved.
+    public func isGlossaryFile(_ other: String, from source: String, to target: String) -> Bool {
+        let file = path(from: source, to: target)
+        var mine = stat(), theirs = stat()
+        if stat(file, &mine) == 0, stat(other, &theirs) == 0, mine.st_dev == theirs.st_dev, mine.st_ino == theirs.st_ino {
+            return true
+        }
+        return Self.resolved(file) == Self.resolved(other)
+    }
+
+    /// `path` with its symbolic links resolved; for a file that does not exist, its directory's.
+    private static func resolved(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL
+        if let real = realpath(absolute.path, nil) { defer { free(real) }; return String(cString: real) }
+        let directory = absolute.deletingLastPathComponent().path
+        guard let real = realpath(directory, nil) else { return absolute.path }
+        defer { free(real) }
+        return (String(cString: real) as NSString).appendingPathComponent(absolute.lastPathComponent)
     }
 
     private func isSymlink(_ path: String) -> Bool {

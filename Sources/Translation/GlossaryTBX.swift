@@ -27,9 +27,13 @@ public enum GlossaryTBX {
     }
 
     /// The entries of a TBX document for the pair `source` → `target` (languages
-    /// compared by their first subtag); an entry without both languages, or XML
-    /// that does not parse, is an error naming the line.
+    /// compared by their first subtag); an entry without both languages, XML that
+    /// does not parse, or an entity declared in the document type (which the parser
+    /// would drop from the terms using it) is an error naming the line.
     public static func entries(parsing data: Data, path: String, from source: String, to target: String) throws -> [GlossaryEntry] {
+        if let (name, line) = declaredEntity(in: data) {
+            throw GlossaryError.importFailure(path: path, line: line, reason: entityRefusal(name))
+        }
         let reader = TBXReader(source: source, target: target, path: path)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -46,6 +50,42 @@ public enum GlossaryTBX {
         }
         guard reader.sawRoot else { throw GlossaryError.importFailure(path: path, line: 0, reason: "not a TBX document (no martif or tbx element)") }
         return reader.entries
+    }
+
+    /// Why a declared entity is refused.
+    static func entityRefusal(_ name: String) -> String {
+        "the entity '\(name)' is declared in the document type; Parley does not expand entities, so write its text in the terms instead"
+    }
+
+    /// The first entity declared in the document type (`<!ENTITY co "company">`) and its line.
+    /// The XML parser would drop a declared entity from the text that uses it without a
+    /// word, so the prolog, everything before the root element, is read for declarations first.
+    static func declaredEntity(in data: Data) -> (name: String, line: Int)? {
+        let bytes = [UInt8](data), declaration = Array("<!ENTITY".utf8)
+        var line = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, isNameStart(bytes[index + 1]) { return nil }
+            for (open, close) in [("<!--", "-->"), ("<?", "?>")] where bytes[index...].starts(with: open.utf8) {
+                // A comment or processing instruction may hold anything; step over it, counting its lines.
+                let end = bytes.indices[(index + 2)...].first { bytes[$0...].starts(with: close.utf8) } ?? bytes.count
+                line += bytes[index..<end].count(where: { $0 == UInt8(ascii: "\n") })
+                index = end
+            }
+            if bytes[index...].starts(with: declaration) {
+                let rest = bytes[(index + declaration.count)...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "%") }
+                let name = rest.prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "\"") }
+                return (String(decoding: name, as: UTF8.self), line)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether `byte` can start an element name (an ASCII letter, `_`, `:` or the start of a non-ASCII character).
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
     private static func escaped(_ text: String) -> String {
@@ -92,6 +132,13 @@ private final class TBXReader: NSObject, XMLParserDelegate {
         text? += string
     }
 
+    /// CDATA is text like any other: `<term><![CDATA[R&D]]></term>` is the term "R&D".
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        guard text != nil else { return }
+        guard let string = String(validating: block, as: UTF8.self) else { return fail(parser, "a CDATA section is not UTF-8 text") }
+        text? += string
+    }
+
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         if !openElements.isEmpty { openElements.removeLast() }
         switch name {
@@ -122,6 +169,7 @@ private final class TBXReader: NSObject, XMLParserDelegate {
     }
 
     private func fail(_ parser: XMLParser, _ reason: String) {
+        guard failure == nil else { return }
         failure = GlossaryError.importFailure(path: path, line: entryLine, reason: reason)
         parser.abortParsing()
     }

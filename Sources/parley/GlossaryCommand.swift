@@ -30,13 +30,21 @@ struct GlossaryPair: ParsableArguments {
     @Argument(help: ArgumentHelp("The language translated into.", valueName: "to"))
     var to: String
 
-    /// The pair's language codes, checked: both locales known and an Apertium direction installed between them.
+    /// The pair's language codes, checked: both locales known and an Apertium direction installed
+    /// between them; a pair translated only through another language is refused saying so.
     func languages() throws -> (source: String, target: String) {
         let directories = try common.directories()
         let registry = try LocaleRegistry.load(from: directories.layered)
         let source = try registry.resolve(from, for: .recognition), target = try registry.resolve(to, for: .synthesis)
         let packages = try ApertiumPackageIndex.load(from: directories.layered)
-        _ = try ApertiumTranslator(locales: registry.catalog, packages: packages).direction(from: source, to: target)
+        let translator = ApertiumTranslator(locales: registry.catalog, packages: packages)
+        do {
+            _ = try translator.direction(from: source, to: target)
+        } catch {
+            guard let route = try? translator.route(from: source, to: target), !route.isDirect else { throw error }
+            let through = route.pivots.map(ApertiumLanguageCode.englishName).joined(separator: " and then ")
+            throw GlossaryError.pivotedPair(pair: "\(source.language) → \(target.language)", route: through)
+        }
         return (source.language, target.language)
     }
 

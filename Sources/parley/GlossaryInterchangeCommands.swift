@@ -24,7 +24,7 @@ struct GlossaryImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add the entries of a CSV or TBX file, all in one save.",
-        discussion: "CSV: source,target[,kind] per line (kind: term or phrase), an optional header. TBX: a termEntry per entry with both languages. A malformed entry is named by its line and nothing is imported.")
+        discussion: "CSV: source,target[,kind] per line (kind: term or phrase), an optional header. TBX: a termEntry per entry with both languages. A malformed entry is named by its line and nothing is imported; a file over 8 MiB, or holding a NUL byte, is refused before it is read. A row repeating an earlier entry is skipped and counted.")
 
     @OptionGroup var pair: GlossaryPair
 
@@ -37,15 +37,17 @@ struct GlossaryImportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let (from, to) = try pair.languages()
-            let entries = try read(from: from, to: to)
+            let (entries, duplicates) = GlossaryDocument.withoutDuplicates(try read(from: from, to: to))
             try pair.store().add(entries, from: from, to: to)
-            try StandardOutput.print("imported \(counted(entries.count, "entry", "entries")) into your \(from) → \(to) glossary")
+            let skipped = duplicates == 0 ? "" : " (\(counted(duplicates, "duplicate", "duplicates")) of an earlier entry skipped)"
+            try StandardOutput.print("imported \(counted(entries.count, "entry", "entries")) into your \(from) → \(to) glossary\(skipped)")
         }
     }
 
+    /// The file's entries, in file order, duplicates included; its size is checked before it is read.
     private func read(from: String, to: String) throws -> [GlossaryEntry] {
         let format = try GlossaryFormat.of(file, explicit: format)
-        let text = try DataFile.read(file)
+        let text = try GlossaryLimits.importText(of: file)
         switch format {
         case .csv: return try GlossaryCSV.entries(parsing: text, path: file)
         case .tbx: return try GlossaryTBX.entries(parsing: Data(text.utf8), path: file, from: from, to: to)
@@ -68,7 +70,11 @@ struct GlossaryExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailure {
             let (from, to) = try pair.languages()
-            let document = try pair.store().load(from: from, to: to)
+            let store = try pair.store()
+            if let file, file != "-", store.isGlossaryFile(file, from: from, to: to) {
+                throw GlossaryError.exportOntoGlossary(path: file, pair: "\(from) → \(to)")
+            }
+            let document = try store.load(from: from, to: to)
             warn(document.problems)
             let chosen = try file.map { try GlossaryFormat.of($0, explicit: format) } ?? format ?? .csv
             let text = chosen == .csv ? GlossaryCSV.export(document.entries)

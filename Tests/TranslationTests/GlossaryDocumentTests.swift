@@ -35,6 +35,10 @@ import Testing
             try GlossaryEntry.checked(kind: .term, source: "a\tb", target: "x")
         }
         #expect(throws: GlossaryError.termStartsWithoutWord("...")) { try GlossaryEntry.checked(kind: .term, source: "...", target: "x") }
+        // The saved line, not each text, is held to the limit: 4 + 1 + 2,048 + 1 + 2,048 bytes.
+        #expect(throws: GlossaryError.tooLong(bytes: 4_102)) {
+            try GlossaryEntry.checked(kind: .term, source: String(repeating: "a", count: 2_048), target: String(repeating: "b", count: 2_048))
+        }
     }
 
     @Test func termsMatchWholeWordsLongestFirst() {
@@ -84,5 +88,16 @@ import Testing
     @Test func tbxWithoutTheTargetLanguageIsRefused() {
         let text = GlossaryTBX.export([GlossaryEntry(kind: .term, source: "a", target: "b")], from: "en", to: "fr")
         #expect(throws: GlossaryError.self) { try GlossaryTBX.entries(parsing: Data(text.utf8), path: "g.tbx", from: "en", to: "es") }
+    }
+
+    @Test func tbxEntityDeclarationsAreFoundPastCommentsAndADoctypeWithoutThemIsRead() throws {
+        let body = "<martif><text><body><termEntry><langSet xml:lang=\"en\"><term>car</term></langSet>"
+            + "<langSet xml:lang=\"es\"><term>coche</term></langSet></termEntry></body></text></martif>"
+        let hidden = "<?xml version=\"1.0\"?>\n<!DOCTYPE martif [\n<!-- <b> is bold\n-->\n<!ENTITY % co \"company\">\n]>\n" + body
+        let refusal = GlossaryError.importFailure(path: "g.tbx", line: 5, reason: GlossaryTBX.entityRefusal("co"))
+        #expect(throws: refusal) { try GlossaryTBX.entries(parsing: Data(hidden.utf8), path: "g.tbx", from: "en", to: "es") }
+        let plain = "<?xml version=\"1.0\"?>\n<!DOCTYPE martif SYSTEM \"TBXcoreStructV02.dtd\">\n" + body
+        #expect(try GlossaryTBX.entries(parsing: Data(plain.utf8), path: "g.tbx", from: "en", to: "es")
+            == [GlossaryEntry(kind: .term, source: "car", target: "coche")])
     }
 }
