@@ -166,7 +166,7 @@ public actor WhisperRequest: RecognitionRequest {
     private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
                                     _ pair: String?, _ options: RecognitionOptions) async throws -> WhisperAnswer {
         if SteadySound.isSteady(audio) {
-            recognizer.worker.logger.debug("steady sound, not decoded", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
+            recognizer.worker.logger.debug("steady sound: no decode", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
             throw RecognitionError.emptyRecognition
         }
         guard let pair else { return try await recognizer.decode(audio, language: language, options: options, final: true) }
