@@ -14,21 +14,34 @@ struct HandsFreeDialogueTests {
         var path: String
         var raw: Bool
         var side: String
+        /// What was said: the recording's transcript, or the sentence eSpeak NG spoke.
+        var said: String
+        /// The most word errors allowed: stock Whisper's on the recording + 1, or the errors
+        /// measured on the Spanish clip after silence + 1 (`HeardSpeech.spanishErrors`).
+        var allowedErrors: Int
+    }
+
+    /// An English human recording: at most one word error more than stock Whisper makes on it.
+    static func english(_ name: String) throws -> Clip {
+        Clip(path: Fixtures.recording(name), raw: name.hasSuffix(".raw"), side: "A", said: try StockReadings.transcript(name),
+             allowedErrors: try StockReadings.whisperErrors(name) + 1)
+    }
+
+    /// A Spanish eSpeak NG clip of `sentence`, played after silence: one word error more than measured.
+    static func spanish(_ path: String, _ sentence: String) throws -> Clip {
+        let measured = try #require(HeardSpeech.spanishErrors[sentence], "no measurement for '\(sentence)'")
+        return Clip(path: path, raw: false, side: "B", said: sentence, allowedErrors: measured.afterSilence + 1)
     }
 
     @Test("A, A, B, A, B, B in auto mode: every utterance to its side, every translation the right way; :flip")
     func irregularSequence() throws {
         let directory = try Fixtures.temporaryDirectory("parley-handsfree")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let spanish = try ["dónde está la estación de tren", "el tren sale de la estación a las ocho de la mañana",
-                            "quisiera reservar una mesa para dos personas"]
-            .enumerated().map { try spanishClip($1, named: "es\($0)", in: directory) }
-        let clips = [Clip(path: Fixtures.recording("goforward.raw"), raw: true, side: "A"),
-                     Clip(path: Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav"), raw: false, side: "A"),
-                     Clip(path: spanish[0], raw: false, side: "B"),
-                     Clip(path: Fixtures.recording("something.raw"), raw: true, side: "A"),
-                     Clip(path: spanish[1], raw: false, side: "B"),
-                     Clip(path: spanish[2], raw: false, side: "B")]
+        let sentences = ["dónde está la estación de tren", "el tren sale de la estación a las ocho de la mañana",
+                         "quisiera reservar una mesa para dos personas"]
+        let spanish = try sentences.enumerated().map { try Self.spanish(try spanishClip($1, named: "es\($0)", in: directory), $1) }
+        let clips = [try Self.english("goforward.raw"), try Self.english("librivox/sense_and_sensibility_01_austen_64kb-0880.wav"),
+                     spanish[0], try Self.english("something.raw"), spanish[1], spanish[2]]
         let transcript = directory.appendingPathComponent("t.jsonl").path
         let (microphone, speaker) = (try LoopbackDevice(label: "hfmic"), try LoopbackDevice(label: "hfspk"))
         let run = try DialogueRun(["dialog", "en-US", "es-ES", "--turns", "auto", "--transcript", transcript, "--no-history",
@@ -60,6 +73,11 @@ struct HandsFreeDialogueTests {
             #expect(turn["translation"] as? String == (try ApertiumReference.cleaned(english ? "eng-spa" : "spa-eng", text)))
             #expect(turn["assignment"] is [String: Any], "every turn records its assignment")
         }
+        for (turn, clip) in zip(turns, clips) {
+            let text = turn["text"] as? String ?? ""
+            let errors = SpokenWords.errors(text, reference: clip.said, language: clip.side == "A" ? "en" : "es")
+            #expect(errors <= clip.allowedErrors, "heard '\(text)' for '\(clip.said)': \(errors) errors, \(clip.allowedErrors) allowed")
+        }
         let heard = run.lines.filter { $0.hasPrefix("heard side ") }
         #expect(heard.map { $0.dropFirst("heard side ".count).prefix(1) } == clips.map { Substring($0.side) }, "\(heard)")
 
@@ -69,7 +87,7 @@ struct HandsFreeDialogueTests {
         #expect(flipped["side"] as? String == "A" && assignment["flip_of"] as? Int == clips.count)
         #expect(assignment["other_text"] as? String == last["text"] as? String)
         #expect(run.lines.contains("flipped: side A (en-US) said it"))
-        // The flipped translation is spoken again: as long as `parley say` makes it, ±20 %.
+        // The flipped translation is spoken again: as long as `parley say` makes it, ±20 %, and heard back.
         try expectSpeech(heardOnSpeaker, saying: try #require(flipped["translation"] as? String), locale: "es-ES", in: directory)
     }
 
