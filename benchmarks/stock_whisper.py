@@ -9,7 +9,8 @@ faster-whisper ships) finds in the same audio, for the endpointing comparison.
 With --passes N the files are transcribed N times over, one model load for all
 (as Parley's worker stays loaded across its passes); each line names its pass,
 and the voice detector runs in the first pass only. --language names the
-language to transcribe in (Whisper's code: en, es, fr…; en when not given).
+language to transcribe in (Whisper's code: en, es, fr…; en when not given;
+auto: Whisper detects it).
 
     stock_whisper.py [--passes N] [--language CODE] MODEL_DIR FILE.raw…
 """
@@ -37,7 +38,7 @@ def main():
         for path in arguments[1:]:
             audio = numpy.fromfile(path, dtype="<i2").astype(numpy.float32) / 32768.0
             started = time.perf_counter()
-            segments, _ = model.transcribe(audio, language=language, beam_size=1, without_timestamps=True,
+            segments, _ = model.transcribe(audio, language=None if language == "auto" else language, beam_size=1, without_timestamps=True,
                                            condition_on_previous_text=False)
             text = " ".join(segment.text.strip() for segment in segments)
             seconds = time.perf_counter() - started

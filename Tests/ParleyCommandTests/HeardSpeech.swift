@@ -11,6 +11,10 @@ enum HeardSpeech {
     /// recording of the speaker starts anywhere in them).
     static let starts: [Int?] = [nil, 53, 107]
 
+    /// How many word errors more than the worst of the `starts` the speaker's reading may have,
+    /// by language: the most that another start added in `benchmarks/speaker_shift.py`.
+    static let startMargins: [String: Int] = ["en": 2, "es": 2, "fr": 4]
+
     /// Parley's Whisper on eSpeak NG's Spanish (`espeak-ng -v es-419 -s 140`, the tests' Spanish
     /// speaker): the most word errors measured per sentence, reading the file as it is and after
     /// 0.3 s of silence plus 0, 37, 80, 123 or 159 samples (as a live capture starts), with
@@ -50,7 +54,7 @@ enum HeardSpeech {
     }
 
     /// Expects Whisper's reading of `samples`, recorded from the speaker, to be `text` in `locale`
-    /// with at most one word error more than its worst reading of `said` (what `parley say --out`
+    /// with at most `startMargins` word errors more than its worst reading of `said` (what `parley say --out`
     /// makes of `text`, 16 kHz) at the `starts`: eSpeak NG → Whisper measured on the very text,
     /// since a fixed rate would have to be loose: `parley say` → Whisper reads 31 % of the words of
     /// Apertium's English wrong, and its Spanish and French worse, one-word sentences worst
@@ -58,11 +62,13 @@ enum HeardSpeech {
     /// reading starts moves it: on 25 sentences (`python3 benchmarks/speaker_shift.py
     /// .build/debug/parley`) a reading after 0.3 s of silence plus 53 or 107 samples had at most
     /// 2 errors more than the file as is in English and Spanish (en-US 18 errors in 58 words as is,
-    /// es-ES 30 in 50), 4 in French (37 in 43); the worst of three starts is the reference, and one
-    /// error more is allowed. Silence fails. Figures: benchmarks/heard.md.
+    /// es-ES 30 in 50), 4 in French (37 in 43); the worst of three starts is the reference, and that
+    /// many errors more are allowed (one more was too few: a hands-free run read "¿Quién la misma
+    /// cosa? …" with 3 errors on the speaker, 1 in the file). Silence fails. Figures: benchmarks/heard.md.
     static func expectHeard(_ samples: [Int16], saying text: String, said: [Int16], locale: String, in directory: URL,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         let language = String(locale.prefix { $0 != "-" })
+        let margin = try #require(startMargins[language], "no measured margin for \(language)", sourceLocation: sourceLocation)
         let references = try starts.map { start in
             let padded = start.map { [Int16](repeating: 0, count: 4_800 + $0) + said } ?? said
             return try recognized(padded, locale: locale, in: directory)
@@ -70,8 +76,8 @@ enum HeardSpeech {
         let stock = references.map { SpokenWords.errors($0, reference: text, language: language) }.max() ?? 0
         let heard = try recognized(samples, locale: locale, in: directory)
         let errors = SpokenWords.errors(heard, reference: text, language: language)
-        #expect(!heard.isEmpty && errors <= stock + 1,
-                "the speaker said '\(text)' in \(locale); Whisper heard '\(heard)' (\(errors) errors); parley say's file reads \(references) (at most \(stock) errors)",
+        #expect(!heard.isEmpty && errors <= stock + margin,
+                "the speaker said '\(text)' in \(locale); Whisper heard '\(heard)' (\(errors) errors); parley say's file reads \(references) (at most \(stock) errors; \(margin) more allowed)",
                 sourceLocation: sourceLocation)
     }
 }
