@@ -73,13 +73,13 @@ struct DialogueEndToEndTests {
         let spanishSpeech = try speaker.startRecording()
         try microphone.play(recording, raw: raw)
         try run.waitForLine(timeout: 90) { $0.hasPrefix("B (es-ES), your turn") }  // printed once speaking has drained
-        let spanish = try spanishSpeech.stop()
+        let spanish = try spanishSpeech.stop(after: HeardSpeech.tail)
 
         let englishSpeech = try speaker.startRecording()
         let typed = "¿Dónde está la estación de tren?"
         run.send(typed)
         try run.waitForLine(count: 2) { $0.hasPrefix("A (en-US), your turn") }
-        let english = try englishSpeech.stop()
+        let english = try englishSpeech.stop(after: HeardSpeech.tail)
         let status = try run.finish()
 
         #expect(status == 0, "\(run.stderr)")

@@ -70,7 +70,7 @@ struct HandsFreeDialogueTests {
         let respoken = try speaker.startRecording()
         run.send(":flip")
         try run.waitForLine(count: clips.count + 2, timeout: 90) { $0.contains(", your turn") }
-        let heardOnSpeaker = try respoken.stop()
+        let heardOnSpeaker = try respoken.stop(after: HeardSpeech.tail)
         #expect(try run.finish() == 0, "\(run.stderr)")
 
         let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")

@@ -11,6 +11,11 @@ enum HeardSpeech {
     /// recording of the speaker starts anywhere in them).
     static let starts: [Int?] = [nil, 53, 107]
 
+    /// Seconds the speaker is recorded after the turn line that follows its speech, so that all
+    /// of the speech a person hears is read back (recorded to 0.3 s past the line, a hands-free
+    /// run's re-spoken translation was read as ending inside its last word).
+    static let tail = 1.5
+
     /// How many word errors more than the worst of the `starts` the speaker's reading may have,
     /// by language: the most that another start added in `benchmarks/speaker_shift.py`.
     static let startMargins: [String: Int] = ["en": 2, "es": 2, "fr": 4]

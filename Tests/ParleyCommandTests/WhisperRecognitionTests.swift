@@ -212,7 +212,7 @@ struct WhisperRecognitionTests {
         let english = try speaker.startRecording()
         try microphone.play(clip)
         try run.waitForLine(count: 2, timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
-        let heardOnSpeaker = try english.stop()
+        let heardOnSpeaker = try english.stop(after: HeardSpeech.tail)
         #expect(try run.finish() == 0, "\(run.stderr)")
 
         let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
