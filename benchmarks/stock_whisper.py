@@ -8,9 +8,11 @@ measured), its wall time, and the speech segments Silero VAD (the model that
 faster-whisper ships) finds in the same audio, for the endpointing comparison.
 With --passes N the files are transcribed N times over, one model load for all
 (as Parley's worker stays loaded across its passes); each line names its pass,
-and the voice detector runs in the first pass only.
+and the voice detector runs in the first pass only. --language names the
+language to transcribe in (Whisper's code: en, es, fr…; en when not given;
+auto: Whisper detects it).
 
-    stock_whisper.py [--passes N] MODEL_DIR FILE.raw…
+    stock_whisper.py [--passes N] [--language CODE] MODEL_DIR FILE.raw…
 """
 import json
 import sys
@@ -23,16 +25,20 @@ from faster_whisper.vad import VadOptions, get_speech_timestamps
 
 def main():
     arguments = sys.argv[1:]
-    passes = 1
-    if arguments[:1] == ["--passes"]:
-        passes, arguments = int(arguments[1]), arguments[2:]
+    passes, language = 1, "en"
+    while arguments[:1] in (["--passes"], ["--language"]):
+        if arguments[0] == "--passes":
+            passes = int(arguments[1])
+        else:
+            language = arguments[1]
+        arguments = arguments[2:]
     model = WhisperModel(arguments[0], device="cpu", compute_type="int8", cpu_threads=2)
     vad = VadOptions(min_silence_duration_ms=500)
     for number in range(passes):
         for path in arguments[1:]:
             audio = numpy.fromfile(path, dtype="<i2").astype(numpy.float32) / 32768.0
             started = time.perf_counter()
-            segments, _ = model.transcribe(audio, language="en", beam_size=1, without_timestamps=True,
+            segments, _ = model.transcribe(audio, language=None if language == "auto" else language, beam_size=1, without_timestamps=True,
                                            condition_on_previous_text=False)
             text = " ".join(segment.text.strip() for segment in segments)
             seconds = time.perf_counter() - started

@@ -7,7 +7,8 @@ import Testing
 @Suite("Dialogue end to end", .serialized)
 struct DialogueEndToEndTests {
     /// A LibriVox sentence: "he might even have been made amiable himself".
-    static let recording = Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")
+    static let recordingName = "librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+    static let recording = Fixtures.recording(recordingName)
 
     /// "go forward ten meters", raw 16 kHz samples: what the PocketSphinx dialogue hears.
     ///
@@ -24,7 +25,8 @@ struct DialogueEndToEndTests {
     /// No decoder setting removes the phase, and a test cannot choose the sample at which
     /// PulseAudio starts a playback in the capture. This recording reads the same at all 160
     /// phases, so the words heard live must be the file's, exactly.
-    static let phaseSteadyRecording = Fixtures.recording("goforward.raw")
+    static let phaseSteadyName = "goforward.raw"
+    static let phaseSteadyRecording = Fixtures.recording(phaseSteadyName)
 
     /// What `parley listen --recognizer RECOGNIZER --file PATH` prints, as the dialogue writes
     /// a recognized text (surrounding white space trimmed).
@@ -32,6 +34,16 @@ struct DialogueEndToEndTests {
         let output = try ProcessRunner.parley(["listen", "--recognizer", recognizer, "--file", path])
         try #require(output.status == 0, "\(output.stderr)")
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Expects `heard` to have at most one word error more than the stock engine's reading of
+    /// the recording `name` (`stockErrors`), both against the recording's transcript.
+    private func expectTranscript(_ heard: String, of name: String, stockErrors: Int,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reference = try StockReadings.transcript(name)
+        let errors = SpokenWords.errors(heard, reference: reference)
+        #expect(errors <= stockErrors + 1, "heard '\(heard)' for '\(reference)': \(errors) errors, stock makes \(stockErrors)",
+                sourceLocation: sourceLocation)
     }
 
     /// What `apertium -u PAIR` prints for `text`, after the clean-up the dialogue applies too.
@@ -61,13 +73,13 @@ struct DialogueEndToEndTests {
         let spanishSpeech = try speaker.startRecording()
         try microphone.play(recording, raw: raw)
         try run.waitForLine(timeout: 90) { $0.hasPrefix("B (es-ES), your turn") }  // printed once speaking has drained
-        let spanish = try spanishSpeech.stop()
+        let spanish = try spanishSpeech.stop(after: HeardSpeech.tail)
 
         let englishSpeech = try speaker.startRecording()
         let typed = "¿Dónde está la estación de tren?"
         run.send(typed)
         try run.waitForLine(count: 2) { $0.hasPrefix("A (en-US), your turn") }
-        let english = try englishSpeech.stop()
+        let english = try englishSpeech.stop(after: HeardSpeech.tail)
         let status = try run.finish()
 
         #expect(status == 0, "\(run.stderr)")
@@ -90,7 +102,8 @@ struct DialogueEndToEndTests {
     }
 
     /// Whisper, the default recognizer for en-US where it is installed (as `make test` installs
-    /// it): the live words are exactly the file's. Unlike PocketSphinx (see `phaseSteadyRecording`),
+    /// it): the live words are the transcript's, with at most one error more than stock Whisper
+    /// makes (none: `StockReadings.whisper`), and exactly the file's. Unlike PocketSphinx (see `phaseSteadyRecording`),
     /// Whisper reads the LibriVox sentence the same at every frame phase tried (every tenth of
     /// the 160, and 3, 7, 136 and 142, where PocketSphinx's reading changes).
     @Test func aSpokenTurnThenATypedTurnAreTranslatedSpokenAndWritten() throws {
@@ -98,16 +111,20 @@ struct DialogueEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try fileReading("whisper", Self.recording)
         let heard = try spokenThenTypedTurn([], speaking: Self.recording, in: directory)
+        try expectTranscript(heard, of: Self.recordingName, stockErrors: try StockReadings.whisperErrors(Self.recordingName))
         #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer whisper --file reads '\(file)'")
     }
 
-    /// PocketSphinx (`--recognizer pocketsphinx`): the live words are exactly the file's.
+    /// PocketSphinx (`--recognizer pocketsphinx`): the live words are the transcript's, with at
+    /// most one error more than `pocketsphinx_continuous` makes (none: `StockReadings.pocketSphinx`),
+    /// and exactly the file's.
     @Test func aSpokenTurnWithPocketSphinxIsTheFilesWordsExactly() throws {
         let directory = try Fixtures.temporaryDirectory("parley-e2e")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try fileReading("pocketsphinx", Self.phaseSteadyRecording)
         let heard = try spokenThenTypedTurn(["--recognizer", "pocketsphinx"], speaking: Self.phaseSteadyRecording, raw: true,
                                             in: directory)
+        try expectTranscript(heard, of: Self.phaseSteadyName, stockErrors: try StockReadings.pocketSphinxErrors(Self.phaseSteadyName))
         #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer pocketsphinx --file reads '\(file)'")
     }
 

@@ -77,28 +77,15 @@ func saidSamples(_ text: String, locale: String, in directory: URL) throws -> [I
 }
 
 /// Expects `samples`, recorded from the speaker, to hold about as much speech as `parley say`
-/// makes of `text` in `locale`: within a fifth of its audible seconds.
+/// makes of `text` in `locale` (within a fifth of its audible seconds), and Whisper to hear
+/// `text` in it (`HeardSpeech.expectHeard`).
 func expectSpeech(_ samples: [Int16], saying text: String, locale: String, in directory: URL,
                   sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let expected = audibleSeconds(try saidSamples(text, locale: locale, in: directory))
+    let said = try saidSamples(text, locale: locale, in: directory)
+    let expected = audibleSeconds(said)
     let spoken = audibleSeconds(samples)
     #expect(expected > 0.5 && abs(spoken - expected) <= expected * 0.2,
             "the speaker played \(spoken) s of speech; parley say makes \(expected) s of '\(text)' in \(locale)",
             sourceLocation: sourceLocation)
-}
-
-/// The share of `reference`'s words that `text` has in the same order (longest common subsequence).
-func wordAgreement(_ text: String, _ reference: String) -> Double {
-    let a = text.lowercased().split(separator: " "), b = reference.lowercased().split(separator: " ")
-    guard !b.isEmpty else { return 0 }
-    var row = [Int](repeating: 0, count: b.count + 1)
-    for word in a {
-        var previous = 0
-        for (j, other) in b.enumerated() {
-            let saved = row[j + 1]
-            row[j + 1] = word == other ? previous + 1 : max(row[j + 1], row[j])
-            previous = saved
-        }
-    }
-    return Double(row[b.count]) / Double(b.count)
+    try HeardSpeech.expectHeard(samples, saying: text, said: said, locale: locale, in: directory, sourceLocation: sourceLocation)
 }

@@ -21,7 +21,11 @@ struct GlossarySaveTests {
         return Set(output.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
     }
 
-    @Test("a save killed at any moment leaves the old or the new glossary, never a broken one")
+    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears); even
+    /// rounds kill at a random moment of a whole run. A kill counts as landing in the write only
+    /// when it left the temporary file behind, and the test needs some: kills that all landed
+    /// before the write (or after the rename) would test nothing.
+    @Test("a save killed at any moment, some during the write, leaves the old or the new glossary, never a broken one")
     func killedSaves() throws {
         let directory = try Fixtures.temporaryDirectory("parley-glossary-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -30,7 +34,7 @@ struct GlossarySaveTests {
         try (0..<10_000).map { "seed\($0),semilla\($0)\n" }.joined().write(toFile: seed, atomically: true, encoding: .utf8)
         #expect(try ProcessRunner.parley(["glossary", "import", "en", "es", seed, "--dictionaries", directory.path]).status == 0)
         var expected = try Self.sources(directory.path)
-        var fullRun = 0.0, killed = 0, completed = 0
+        var fullRun = 0.0, killed = 0, duringWrite = 0, completed = 0
         for round in 0..<20 {
             if round % 10 == 0 {
                 let started = Date()
@@ -40,10 +44,17 @@ struct GlossarySaveTests {
             }
             let term = "word\(round)"
             let process = try Self.startAdd(term, directory: directory.path)
-            Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            if round % 2 == 1 {
+                _ = InterruptedSaves.waitForWrite(of: process, under: directory.path, timeout: 30)
+            } else {
+                Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            if process.terminationReason == .uncaughtSignal {
+                killed += 1
+                if InterruptedSaves.clear(under: directory.path) > 0 { duringWrite += 1 }
+            }
             let sources = try Self.sources(directory.path)
             if sources == expected.union([term]) {
                 expected.insert(term)
@@ -53,5 +64,6 @@ struct GlossarySaveTests {
             }
         }
         #expect(killed > 0 && completed > 0, "killed \(killed), completed \(completed)")
+        #expect(duringWrite >= 3, "\(duringWrite) of \(killed) kills landed during the write")
     }
 }

@@ -26,11 +26,11 @@ struct PivotDialogueTests {
         let englishSpeech = try speaker.startRecording()
         run.send(french)
         try run.waitForLine { $0.hasPrefix("B (en-US), your turn") }
-        let spokenEnglish = try englishSpeech.stop()
+        let spokenEnglish = try englishSpeech.stop(after: HeardSpeech.tail)
         let frenchSpeech = try speaker.startRecording()
         run.send(english)
         try run.waitForLine(count: 2) { $0.hasPrefix("A (fr-FR), your turn") }
-        let spokenFrench = try frenchSpeech.stop()
+        let spokenFrench = try frenchSpeech.stop(after: HeardSpeech.tail)
         let status = try run.finish()
 
         #expect(status == 0, "\(run.stderr)")

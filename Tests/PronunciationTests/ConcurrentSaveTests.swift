@@ -23,7 +23,11 @@ struct ConcurrentSaveTests {
         return Set(document.entries.map(\.key))
     }
 
-    @Test("a save killed at any moment leaves the old or the new dictionary, never a broken one")
+    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears); even
+    /// rounds kill at a random moment of a whole run. A kill counts as landing in the write only
+    /// when it left the temporary file behind, and the test needs some: kills that all landed
+    /// before the write (or after the rename) would test nothing.
+    @Test("a save killed at any moment, some during the write, leaves the old or the new dictionary, never a broken one")
     func killedSaves() throws {
         let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
         let directory = dictionaries.directories.user
@@ -31,7 +35,7 @@ struct ConcurrentSaveTests {
         try dictionaries.add(entries: (0..<5_000).map { DictionaryEntry(word: "seed\($0)", ipa: "sˈiːd") }, language: "en")
         var expected = try Self.keys(dictionaries)
         var fullRun = 0.0
-        var (killed, completed) = (0, 0)
+        var (killed, duringWrite, completed) = (0, 0, 0)
         for round in 0..<60 {
             // Measured again every ten rounds: the other suites of this target run alongside
             // and change how long a save takes.
@@ -43,10 +47,17 @@ struct ConcurrentSaveTests {
             }
             let word = "word\(round)"
             let process = try Self.startAdd(word, directory: directory)
-            Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            if round % 2 == 1 {
+                _ = InterruptedSaves.waitForWrite(of: process, under: directory, timeout: 30)
+            } else {
+                Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            if process.terminationReason == .uncaughtSignal {
+                killed += 1
+                if InterruptedSaves.clear(under: directory) > 0 { duringWrite += 1 }
+            }
             let keys = try Self.keys(dictionaries)
             if keys == expected.union([word]) {
                 expected.insert(word)
@@ -57,6 +68,7 @@ struct ConcurrentSaveTests {
             }
         }
         #expect(killed > 0 && completed > 0, "killed \(killed), completed \(completed)")
+        #expect(duringWrite >= 5, "\(duringWrite) of \(killed) kills landed during the write")
     }
 
     @Test("eight processes adding at once never lose an entry")
