@@ -93,6 +93,7 @@ public actor WhisperRequest: RecognitionRequest {
             stream.remember(step)
         }
         if heard {
+            if silenceStart != nil { dropSpeculativeDecode() }
             silenceStart = nil
         } else if tracker.hasSpeech, silenceStart == nil {
             silenceStart = utterance.count
@@ -159,6 +160,13 @@ public actor WhisperRequest: RecognitionRequest {
         guard recognizer.tuning.speculative, speculative?.length != audio.count else { return }
         let recognizer = recognizer, language = language, pair = pairLanguage, options = options
         speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
+    }
+
+    /// Cancels the speculative decode of audio the speech has gone on after: one that has not
+    /// reached the worker yet is never sent, so it does not delay the decodes that count.
+    private func dropSpeculativeDecode() {
+        speculative?.task.cancel()
+        speculative = nil
     }
 
     /// The final decode: in one language, or in both of a pair from one encoder pass.
