@@ -15,4 +15,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     DialogueBenchmark.self,
     SoakBenchmark.self,
     WhisperSoakBenchmark.self,
+    WhisperLongBenchmark.self,
 ]
