@@ -138,6 +138,7 @@ public actor WhisperWorker {
                 featureTime = started.duration(to: .now)
                 header.mels = extractor.mels
             }
+            try Task.checkCancellation()
             header.frames = features?.frames ?? 0
             header.audioSeconds = Double(audio.count) / Double(WhisperFeatures.sampleRate)
             do {

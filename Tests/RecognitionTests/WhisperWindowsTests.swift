@@ -62,4 +62,18 @@ struct WhisperWindowsTests {
     func saidTwice(_ text: String, _ expected: Bool) {
         #expect(WhisperRecognizer.saidTwice(text) == expected)
     }
+
+    @Test("audio read ahead of its pace (a file) is told from audio at the pace of speech (a capture)")
+    func arrivalPace() {
+        let start = ContinuousClock.now
+        var file = ArrivalPace(), capture = ArrivalPace(), burst = ArrivalPace()
+        for index in 0..<40 {
+            file.arrived(2_048, at: start + .microseconds(200 * index))
+            capture.arrived(1_024, at: start + .milliseconds(64 * index))
+            burst.arrived(index == 20 ? 16_000 : 160, at: start + .milliseconds(10 * index))
+        }
+        #expect(!file.isRealTime && capture.isRealTime)
+        #expect(!burst.isRealTime, "a second of audio at once")
+        #expect(ArrivalPace().isRealTime, "nothing heard yet")
+    }
 }
