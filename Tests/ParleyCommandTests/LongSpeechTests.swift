@@ -8,11 +8,13 @@ import TestSupport
 struct LongSpeechTests {
     /// Stock faster-whisper `transcribe` on the same passages (beam 1, no timestamps, no
     /// conditioning on previous text), word errors as `spokenWordErrors` counts them, measured
-    /// once by `scripts/with-test-server.sh scripts/bench.sh whisper-long` (benchmarks/whisper-long.md).
+    /// by `scripts/with-test-server.sh scripts/bench.sh whisper-long` (benchmarks/whisper-long.md).
+    /// On the passage said twice stock falls back to sampling at a temperature, so its errors
+    /// vary from run to run (20 and 75 in two runs): the lower is the reference.
     static let stockErrors: [String: Int] = [
-        "four sentences (17.8 s)": 1,
-        "the four said twice (35.9 s)": 25,
-        "twelve clips (45.1 s)": 7,
+        "four sentences (17.8 s)": 2,
+        "the four said twice (35.9 s)": 20,
+        "twelve clips (45.1 s)": 4,
     ]
 
     @Test("each passage comes out whole, within stock transcribe's WER + 1 point",
