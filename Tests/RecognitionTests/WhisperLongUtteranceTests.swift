@@ -53,3 +53,22 @@ struct WhisperLongUtteranceTests {
         #expect(hypotheses[1].languageProbability > 0.5, "\(hypotheses)")
     }
 }
+
+/// The short window's one loop that ends by itself: a clip's text said twice over.
+@Suite("Whisper reading said twice", .serialized)
+struct WhisperSaidTwiceTests {
+    @Test("a clip the short window hears twice over is decoded again in the full window, which hears it once")
+    func saidTwiceIsDecodedAgain() async throws {
+        // "ten of clubs", 1.1 s: the short window (beam 2) reads "10 of clubs 10 of clubs".
+        let samples = try AudioFileReader.read(Fixtures.recording("cards/001.wav")).samples
+        let shortOnly = try WhisperWorkerTests.recognizer(secondOpinion: false)
+        let first = try await shortOnly.recognizeUtterance(samples, locale: WhisperLongUtteranceTests.english)
+        await shortOnly.worker.shutdown()
+        #expect(WhisperRecognizer.saidTwice(first.text), "the short window: \(first.text)")
+        let whisper = try WhisperWorkerTests.recognizer()
+        defer { Task { await whisper.worker.shutdown() } }
+        let result = try await whisper.recognizeUtterance(samples, locale: WhisperLongUtteranceTests.english)
+        #expect(!WhisperRecognizer.saidTwice(result.text) && !result.text.isEmpty, "\(result.text)")
+        #expect(whisper.secondOpinionCount == 1)
+    }
+}
