@@ -93,9 +93,15 @@ REPLACEMENT = "\ufffd"
 # Punctuation that joins the word after it, and the word before it.
 PREPENDED_PUNCTUATION = "\"'“¿([{-"
 APPENDED_PUNCTUATION = "\"'.。,，!！?？:：”)]}、"
-# Decoded tokens allowed per second of audio, plus a fixed margin.
-TOKENS_PER_SECOND = 6
+# Decoded tokens allowed per second of audio, plus a fixed margin, and at most stock's
+# 224 (half the decoder's 448 positions) for a 30 s window: 7.5 a second is that same
+# budget. The four LibriVox sentences read in one breath (17.8 s) take 69 tokens, 3.9 a
+# second. CTranslate2 decodes at most HALF its max_length (and at most max_length less
+# the prompt): `generation_length` gives the max_length that lets `limit` tokens through.
+TOKENS_PER_SECOND = 7.5
 TOKEN_MARGIN = 10
+MAX_NEW_TOKENS = 224
+DECODER_POSITIONS = 448
 # The rule faster-whisper uses to call a window silent, and a second one for
 # noise Whisper turns into a made-up sentence ("Hello, I'm a newbie." on
 # clicks: no-speech 0.50, mean log-probability -2.2; "This is the end of this
@@ -106,25 +112,66 @@ NOISE_NO_SPEECH_THRESHOLD = 0.4
 NOISE_LOGPROB_THRESHOLD = -1.2
 
 
-def trim_loop(tokens, decode):
-    """Tokens without a tail that starts the text over again.
+def token_limit(seconds, prompt_length):
+    """The most tokens a decode of `seconds` of audio may produce after a prompt of
+    `prompt_length` tokens (which shares the decoder's positions)."""
+    return min(MAX_NEW_TOKENS, int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN,
+               DECODER_POSITIONS - prompt_length + 1)
 
-    Whisper loops: it starts the sentence over, up to the length limit ("He was
-    not an ill-disposed young man. He was not an"), or says it twice in full
-    ("Go forward 10 meters. Go forward 10 meters."). Cut where the text begins
-    to repeat itself from its start, when the repeat is two words or more (so
-    "No. No." stays). The repeat is compared as tokens and as text, since a
-    sentence begun again after a full stop is spelled with other tokens (" He"
-    there, "He" at the start)."""
-    text = decode(tokens).strip().casefold()
-    for start in range(1, len(tokens)):
-        tail = decode(tokens[start:]).strip().casefold()
-        if len(tail.split()) < 2:
-            break
-        if not decode(tokens[:start]).strip():
-            continue
-        if tokens[start:] == tokens[:len(tokens) - start] or text.startswith(tail):
-            return tokens[:start]
+
+def generation_length(limit, prompt_length):
+    """The max_length to give CTranslate2's Whisper generate so that it decodes up to `limit`
+    tokens after a prompt of `prompt_length` tokens: it stops at min(max_length / 2,
+    max_length - (prompt_length - 1)) new tokens (its whisper.cc), so a max_length of the
+    prompt plus the limit let through only about half the limit."""
+    return min(DECODER_POSITIONS, max(2 * limit, limit + prompt_length - 1))
+
+
+def comparable(word):
+    """A word as a repeat is compared: lower case, without punctuation."""
+    return "".join(character for character in word.casefold() if character.isalnum())
+
+
+def repeating_tail(words):
+    """Where a tail that repeats earlier words to the end begins, or None: the earliest index
+    `cut` such that every word from `cut` on equals the word `period` before it (the last may
+    be cut short), over at least two words, and over the whole period or four words when the
+    period is longer ("33-4692 33-4692 33-4692 33-" → after the first "33-4692"; "He was not
+    an ill-disposed young man. He was not an" → after "man."). Words are compared by
+    `comparable`."""
+    keys = [comparable(word) for word in words]
+    count = len(keys)
+    for start in range(count):
+        for period in range(1, count - start - 1):
+            cut = start + period
+            if count - cut < max(2, min(period, 4)):
+                continue
+            last = count - 1
+            if all(keys[i] == keys[i - period] for i in range(cut, last)) and \
+                    keys[last - period].startswith(keys[last]):
+                return cut
+    return None
+
+
+def trim_loop(tokens, decode, reached_limit):
+    """Tokens without a loop: the decoder saying the same words over and over until its
+    length limit ("Seven of clubs. Seven of clubs. Seven of clubs. Seven").
+
+    Only a decode that reached its token limit has looped: one that ended by itself keeps
+    every word, since speech repeats itself ("he might have been made ... He might even have
+    been made", a sentence said twice, "five five"). There, the tail that repeats itself to
+    the end (see `repeating_tail`) is cut after its first occurrence; a decode at the limit
+    with no such tail is kept whole. Words are compared without case and punctuation, since
+    a sentence begun again after a full stop is spelled with other tokens (" He" there, "He"
+    at the start)."""
+    if not reached_limit or not tokens:
+        return tokens
+    cut = repeating_tail(decode(tokens).split())
+    if cut is None:
+        return tokens
+    for end in range(1, len(tokens) + 1):
+        if len(decode(tokens[:end]).split()) > cut:
+            return tokens[:end - 1]
     return tokens
 
 
@@ -537,12 +584,14 @@ class Decoder:
         timings["detect"] = time.perf_counter() - started
         started = time.perf_counter()
         decoded = [index for index in range(2) if shares[1 - index] < PAIR_SKIP_SHARE]
-        results = self.pair_generate(encoded, [tokenizers[index] for index in decoded], seconds, header)
+        prompt_length = max(len(tokenizers[index].prompt(header.get("prompt"))) for index in decoded)
+        limit = token_limit(seconds, prompt_length)
+        results = self.pair_generate(encoded, [tokenizers[index] for index in decoded], limit, header)
         timings["generate"] = time.perf_counter() - started
         readings = []
         for index, result in zip(decoded, results):
             tokens = [t for t in result.sequences_ids[0] if t < tokenizers[index].eot]
-            tokens = trim_loop(tokens, tokenizers[index].decode)
+            tokens = trim_loop(tokens, tokenizers[index].decode, len(result.sequences_ids[0]) >= limit)
             readings.append((float(result.no_speech_prob), float(result.scores[0]),
                              tokenizers[index].decode(tokens).strip()))
         silent = pair_silent(readings) if len(readings) == 2 and not full else \
@@ -563,17 +612,17 @@ class Decoder:
         return {"ok": True, "hypotheses": hypotheses, "seconds": timings, "audio_seconds": seconds,
                 "window": "full" if full else "short"}
 
-    def pair_generate(self, encoded, tokenizers, seconds, header):
-        """One greedy hypothesis per tokenizer's forced language over the same encoder output."""
+    def pair_generate(self, encoded, tokenizers, limit, header):
+        """One greedy hypothesis per tokenizer's forced language over the same encoder output,
+        of up to `limit` tokens."""
         batch = encoded
         if len(tokenizers) > 1:
             copy = repeated(encoded, len(tokenizers))
             batch = self.ctranslate2.StorageView.from_array(copy)
         prompts = [tokenizer.prompt(header.get("prompt")) for tokenizer in tokenizers]
-        limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
         return self.model.generate(
             batch, prompts, beam_size=1, num_hypotheses=1,
-            max_length=max(len(prompt) for prompt in prompts) + limit,
+            max_length=generation_length(limit, max(len(prompt) for prompt in prompts)),
             return_scores=True, return_no_speech_prob=True,
             suppress_blank=True, suppress_tokens=[-1])
 
@@ -619,21 +668,21 @@ class Decoder:
         timings["encode"] = time.perf_counter() - started
 
         prompt = tokenizer.prompt(header.get("prompt"))
-        limit = int(TOKENS_PER_SECOND * seconds) + TOKEN_MARGIN
+        limit = token_limit(seconds, len(prompt))
         hypotheses = 1 + max(0, int(header.get("alternatives", 0)))
         beam = max(hypotheses, int(header.get("beam", 1)))
         started = time.perf_counter()
         result = self.model.generate(
             encoded, [prompt], beam_size=beam, num_hypotheses=hypotheses,
-            max_length=len(prompt) + limit,
+            max_length=generation_length(limit, len(prompt)),
             return_scores=True, return_no_speech_prob=True,
             suppress_blank=True, suppress_tokens=[-1])[0]
         timings["decode"] = time.perf_counter() - started
 
         sequences, texts, logprobs = [], [], []
-        for tokens, score in zip(result.sequences_ids, result.scores):
-            tokens = [t for t in tokens if t < tokenizer.eot]
-            tokens = trim_loop(tokens, tokenizer.decode)
+        for generated, score in zip(result.sequences_ids, result.scores):
+            tokens = [t for t in generated if t < tokenizer.eot]
+            tokens = trim_loop(tokens, tokenizer.decode, len(generated) >= limit)
             sequences.append(tokens)
             texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.

@@ -44,7 +44,21 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     /// readings silent, or only the reading of the language the model finds more probable — the
     /// full window gives a second opinion (`Tuning.secondOpinion`), as a final one-language
     /// decode called silent gets.
+    /// An utterance longer than one window (`WhisperWindows`) is decoded window after window,
+    /// each language's readings joined.
     func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
+        let windows = WhisperWindows.ranges(of: audio)
+        guard windows.count > 1 else { return try await decodePairWindow(audio, languages: languages, options: options) }
+        var answers: [WhisperAnswer] = []
+        for range in windows {
+            try Task.checkCancellation()
+            answers.append(try await decodePairWindow(Array(audio[range]), languages: languages, options: options))
+        }
+        return WhisperAnswer.joined(answers, offsets: windows.map { Double($0.lowerBound) / 16_000 })
+    }
+
+    private func decodePairWindow(_ audio: [Int16], languages: (String, String),
+                                  options: RecognitionOptions) async throws -> WhisperAnswer {
         // Padded as a final one-language decode is, so each reading is what that decode would hear.
         let prompt = prompt(for: options)
         let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt,

@@ -159,9 +159,25 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     }
 
     /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
-    /// A final result called silent, or with a word the language's word list does not hold,
-    /// gets a second opinion from the full window (`Tuning.secondOpinion`).
+    /// An utterance longer than one window (`WhisperWindows`) is decoded window after window
+    /// and its readings joined; a partial decode of one hears its last window only.
     func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
+        let windows = WhisperWindows.ranges(of: audio)
+        guard windows.count > 1 else { return try await decodeWindow(audio, language: language, options: options, final: final) }
+        let decoded = final ? windows : [windows[windows.count - 1]]
+        var answers: [WhisperAnswer] = []
+        for range in decoded {
+            try Task.checkCancellation()
+            answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final))
+        }
+        return WhisperAnswer.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
+    }
+
+    /// Decodes one window of an utterance. A final result called silent, with a word the
+    /// language's word list does not hold, or whose whole text is said twice over, gets a
+    /// second opinion from the full window (`Tuning.secondOpinion`).
+    private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
+                              final: Bool) async throws -> WhisperAnswer {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options)
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
@@ -169,6 +185,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                  words: final && tuning.wordTimes,
                                                  padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad))
         guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok else { return answer }
+        try Task.checkCancellation()
         let secondOpinion = {
             self.countSecondOpinion()
             return try await self.worker.transcribe(audio, language: language, prompt: prompt,
@@ -176,6 +193,10 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                     words: self.tuning.wordTimes, padding: .fullWindow)
         }
         if answer.silent == true {
+            let second = try await secondOpinion()
+            return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
+        }
+        if let text = answer.text, Self.saidTwice(text) {
             let second = try await secondOpinion()
             return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
         }
@@ -240,46 +261,4 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     func returnStream(_ stream: WhisperAudioStream) {
         streams.withLock { $0 = stream }
     }
-}
-
-/// What the detector and the audio carry from one utterance to the next in
-/// one audio stream: the noise estimate, the samples that followed the last
-/// endpoint, and the moments before speech started.
-///
-/// Unchecked: it wraps a C handle (`fe_t`) that is handed from one request to
-/// the next; one request holds it at a time (taken from the recognizer's
-/// mutex, returned when the request ends).
-final class WhisperAudioStream: @unchecked Sendable {  // one request holds it at a time
-    /// Samples fed to the detector per step: one 10 ms frame.
-    static let stepSamples = 160
-    /// Samples kept from before the detected onset (the detector is ~0.1 s late).
-    static let prerollSamples = 8_000
-
-    let detector: SpeechActivityDetector
-    let hangoverFrames: Int
-    var leftover: [Int16] = []
-    private var preroll: [Int16] = []
-
-    init(hangoverFrames: Int) throws {
-        self.hangoverFrames = hangoverFrames
-        detector = try SpeechActivityDetector(postSpeechFrames: hangoverFrames)
-    }
-
-    /// Remembers audio heard before speech started, keeping the last `prerollSamples`.
-    func remember(_ samples: ArraySlice<Int16>) {
-        preroll += samples
-        if preroll.count > 2 * Self.prerollSamples { preroll.removeFirst(preroll.count - Self.prerollSamples) }
-    }
-
-    /// The remembered audio before speech, emptied.
-    func takePreroll() -> [Int16] {
-        defer { preroll = [] }
-        return Array(preroll.suffix(Self.prerollSamples))
-    }
-}
-
-/// The words of a yes/no answer, for recognizers that take a vocabulary
-/// rather than a grammar (the grammar is `SearchSelection.confirmationGrammar`).
-enum ConfirmationVocabulary {
-    static let words = ["yes", "yeah", "sure", "correct", "right", "okay", "no", "nope", "wrong", "incorrect"]
 }

@@ -30,6 +30,8 @@ public actor WhisperRequest: RecognitionRequest {
     private var lastPartialLength = 0
     private var speculative: (length: Int, task: Task<WhisperAnswer, any Error>)?
     private var isOver = false
+    /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
+    private var pace = ArrivalPace()
 
     init(recognizer: WhisperRecognizer, language: String, options: RecognitionOptions,
          stream: WhisperAudioStream, pairLanguage: String? = nil) {
@@ -46,6 +48,7 @@ public actor WhisperRequest: RecognitionRequest {
     public func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent] {
         precondition(chunk.format == .recognition, "the recognizer decodes 16 kHz mono; convert audio before")
         guard !isOver else { throw RecognitionError.requestReused }
+        pace.arrived(chunk.samples.count)
         let audio = stream.leftover + chunk.samples
         stream.leftover = []
         var events = collectPartial()
@@ -93,6 +96,7 @@ public actor WhisperRequest: RecognitionRequest {
             stream.remember(step)
         }
         if heard {
+            if silenceStart != nil { dropSpeculativeDecode() }
             silenceStart = nil
         } else if tracker.hasSpeech, silenceStart == nil {
             silenceStart = utterance.count
@@ -156,9 +160,18 @@ public actor WhisperRequest: RecognitionRequest {
 
     private func startSpeculativeDecode() {
         let audio = finalAudio
-        guard recognizer.tuning.speculative, speculative?.length != audio.count else { return }
+        // Audio read faster than it is spoken (a file) already holds what follows the silence:
+        // a decode started now would most often be of speech that goes on.
+        guard recognizer.tuning.speculative, speculative?.length != audio.count, pace.isRealTime else { return }
         let recognizer = recognizer, language = language, pair = pairLanguage, options = options
         speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
+    }
+
+    /// Cancels the speculative decode of audio the speech has gone on after: one that has not
+    /// reached the worker yet is never sent, so it does not delay the decodes that count.
+    private func dropSpeculativeDecode() {
+        speculative?.task.cancel()
+        speculative = nil
     }
 
     /// The final decode: in one language, or in both of a pair from one encoder pass. Steady
@@ -220,3 +233,28 @@ public actor WhisperRequest: RecognitionRequest {
     }
 }
 
+/// The pace at which audio arrives: as it is spoken (capture), or faster (a file read
+/// ahead). A speculative decode pays only at the pace of speech, where it runs while the
+/// endpoint's silence is still being heard.
+struct ArrivalPace {
+    /// How far back the pace is measured, in wall-clock time.
+    static let span = Duration.milliseconds(250)
+    private var received = 0
+    private var arrivals: [(samples: Int, at: ContinuousClock.Instant)] = []
+
+    /// Notes `samples` more samples arriving now.
+    mutating func arrived(_ samples: Int, at now: ContinuousClock.Instant = .now) {
+        received += samples
+        arrivals.append((received, now))
+        while arrivals.count > 2, now - arrivals[1].at > Self.span { arrivals.removeFirst() }
+    }
+
+    /// Whether the audio of the last `span` came at most about twice as fast as it plays (with
+    /// 0.1 s of slack for a capture's uneven chunks).
+    var isRealTime: Bool {
+        guard let first = arrivals.first, let last = arrivals.last, arrivals.count > 1 else { return true }
+        let audio = Double(last.samples - first.samples) / 16_000
+        let wall = (last.at - first.at) / .seconds(1)
+        return audio <= 2 * wall + 0.1
+    }
+}

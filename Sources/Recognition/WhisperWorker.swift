@@ -127,7 +127,8 @@ public actor WhisperWorker {
     }
 
     /// Sends `header` with the features of `audio` and waits for the answer, restarting a
-    /// failed worker once.
+    /// failed worker once. Throws `CancellationError` without sending when the task is cancelled
+    /// before the features are ready to go.
     private func exchange(_ request: WhisperRequestHeader, audio: [Int16], padding: WhisperPadding) async throws -> WhisperAnswer {
         var header = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
@@ -135,6 +136,8 @@ public actor WhisperWorker {
         var featureTime = Duration.zero
         for attempt in 1...2 {
             let worker = try await running()
+            // A decode no longer wanted (a speculative one whose speech went on) is not sent.
+            try Task.checkCancellation()
             nextID += 1
             header.id = nextID
             if features == nil || header.mels != extractor.mels {
@@ -144,6 +147,7 @@ public actor WhisperWorker {
                 featureTime = started.duration(to: .now)
                 header.mels = extractor.mels
             }
+            try Task.checkCancellation()
             header.frames = features?.frames ?? 0
             header.audioSeconds = Double(audio.count) / Double(WhisperFeatures.sampleRate)
             do {

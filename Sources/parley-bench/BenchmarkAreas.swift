@@ -16,4 +16,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     DialogueBenchmark.self,
     SoakBenchmark.self,
     WhisperSoakBenchmark.self,
+    WhisperLongBenchmark.self,
 ]

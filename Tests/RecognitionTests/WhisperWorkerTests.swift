@@ -178,29 +178,46 @@ struct WhisperWorkerTests {
         await whisper.worker.shutdown()
     }
 
-    @Test("a decode is cut where the text starts over, whichever tokens spell the repeat")
+    @Test("a loop is cut only in a decode that reached its token limit; speech that repeats itself is kept")
     func loopsAreCut() throws {
         // trim_loop with a toy vocabulary: the sentence begun again after a full stop is
-        // spelled " He" (another token than the first "He"), and is cut off half-way.
+        // spelled " He" (another token than the first "He"). The flag says whether the decode
+        // reached its token limit, the one sign of a loop.
         let script = """
             import importlib.util, sys
             spec = importlib.util.spec_from_file_location("worker", sys.argv[1])
             worker = importlib.util.module_from_spec(spec); spec.loader.exec_module(worker)
-            vocabulary = {1: "He", 2: " might", 3: " even", 4: " be", 5: " am", 6: "iable", 7: ".", 8: " He", 9: " No", 10: "No"}
+            vocabulary = {1: "He", 2: " might", 3: " even", 4: " be", 5: " am", 6: "iable", 7: ".", 8: " He", 9: " No",
+                          10: "No", 11: " 5", 12: "5", 13: " have", 14: " been", 15: " made", 16: " still", 17: " more",
+                          18: " himself"}
             decode = lambda tokens: "".join(vocabulary[t] for t in tokens)
-            for tokens in ([1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5], [1, 2, 3, 1, 2, 3, 1], [10, 7, 9, 7], [1, 2, 3, 4, 5, 6, 7],
-                           [1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7]):
-                print(decode(worker.trim_loop(tokens, decode)))
+            twice = [1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7]
+            phrase = [1, 2, 13, 14, 15, 16, 17, 7, 8, 2, 3, 13, 14, 15, 5, 6, 18, 7]
+            for tokens, limit in (([1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5], True), ([1, 2, 3, 8, 2, 3, 8], True),
+                                  ([12, 11, 11, 11, 11, 11], True), ([10, 7, 9, 7], True), ([1, 2, 3, 4, 5, 6, 7], True),
+                                  (twice, False), (twice[:12], False), (phrase, True), (phrase, False)):
+                print(decode(worker.trim_loop(tokens, decode, limit)))
+            # CTranslate2 decodes min(max_length / 2, max_length - (prompt - 1)) tokens.
+            lets_through = lambda limit, prompt: min(worker.generation_length(limit, prompt) // 2,
+                                                     worker.generation_length(limit, prompt) - (prompt - 1))
+            print(all(lets_through(worker.token_limit(seconds, prompt), prompt) >= worker.token_limit(seconds, prompt)
+                      for seconds in (0.5, 3, 17.8, 27, 30) for prompt in (4, 40, 227)),
+                  worker.token_limit(17.8, 4), worker.token_limit(30, 4))
             """
         let worker = Fixtures.repository.appendingPathComponent("worker/whisper_worker.py").path
         let output = try ProcessRunner.run(["python3", "-c", script, worker])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.split(separator: "\n") == [
-            "He might even be amiable.",        // the half repeat, in other tokens, is cut
-            "He might even",                    // a repeat in the same tokens is cut
+            "He might even be amiable.",        // at the limit: the sentence begun again is cut
+            "He might even",                    // at the limit: a sentence started over and over
+            "5",                                // at the limit: one word over and over
             "No. No.",                          // one word said twice is not a loop
             "He might even be amiable.",        // nothing repeated, nothing cut
-            "He might even be amiable.",        // the sentence said twice in full is said once
+            "He might even be amiable. He might even be amiable.",  // said twice, ended by itself: kept
+            "He might even be amiable. He might even be am",        // not at the limit: kept
+            "He might have been made still more. He might even have been made amiable himself.",  // a phrase again
+            "He might have been made still more. He might even have been made amiable himself.",
+            "True 143 224",                     // every limit gets through CTranslate2's halving
         ])
     }
 
