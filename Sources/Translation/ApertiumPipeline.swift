@@ -33,8 +33,12 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private let queue: DispatchQueue
     /// Touched only on `queue`.
     private var process: PipelineChain?
-    /// A tagger started ahead of need, to replace a drifted one at once; touched only on `queue`.
-    private var spareTagger: PipelineProcess?
+    /// Taggers started ahead of need, oldest first, to replace a drifted one at once: two, so
+    /// the one taken has had the time of at least one drifted sentence to load its model even
+    /// when sentences that drift follow each other closely; touched only on `queue`.
+    private var spareTaggers: [PipelineProcess] = []
+    /// How many spare taggers a running pipeline keeps.
+    static let spareCount = 2
     /// Drifted taggers taken out of service, still to be ended; touched only on `queue`.
     private var setAside: [PipelineProcess] = []
     /// How drifted taggers were replaced; touched only on `queue`.
@@ -56,7 +60,7 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
 
     deinit {
         process?.terminate(grace: 0.5)
-        spareTagger?.terminate()
+        for spare in spareTaggers { spare.terminate() }
         for drifted in setAside { drifted.terminate() }
     }
 
@@ -130,7 +134,7 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         logger.debug("started \(direction.name) \(form.rawValue) as process groups \(started.processGroups)")
         process = started
         processHasAnswered = false
-        if spareTagger == nil { startSpareTagger() }
+        startSpareTaggers()
         return started
     }
 
@@ -138,11 +142,13 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         try PipelineProcess(script: script, arguments: [form.rawValue, ""], environment: ApertiumEnvironment.forPipeline())
     }
 
-    /// Starts a tagger for the next drift; its model loads while sentences are translated.
-    private func startSpareTagger() {
+    /// Starts taggers for the next drifts up to `spareCount`; their models load while sentences are translated.
+    private func startSpareTaggers() {
         guard let script = scripts?.tagger else { return }
-        do { spareTagger = try startProcess(script) } catch {
-            logger.warning("\(direction.name) \(form.rawValue): no spare tagger: \(error)")
+        while spareTaggers.count < Self.spareCount {
+            do { spareTaggers.append(try startProcess(script)) } catch {
+                return logger.warning("\(direction.name) \(form.rawValue): no spare tagger: \(error)")
+            }
         }
     }
 
@@ -151,9 +157,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private func replaceDriftedTagger(of chain: PipelineChain) {
         logger.debug("\(direction.name) \(form.rawValue): the tagger met a new ambiguity class; replacing it")
         let fresh: PipelineProcess
-        if let spare = spareTagger {
-            fresh = spare
-            spareTagger = nil
+        if !spareTaggers.isEmpty {
+            fresh = spareTaggers.removeFirst()
             replacements.fromSpare += 1
         } else if let script = scripts?.tagger, let started = try? startProcess(script) {
             fresh = started
@@ -166,11 +171,11 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         queue.async { self.afterReplacement() }
     }
 
-    /// Runs after the answer has been handed back: ends the drifted taggers and starts a new spare.
+    /// Runs after the answer has been handed back: lets the drifted taggers end (reaping those
+    /// that have, without waiting for the others) and starts new spares.
     private func afterReplacement() {
-        for drifted in setAside { drifted.terminate(grace: 0.5) }
-        setAside = []
-        if spareTagger == nil, process != nil { startSpareTagger() }
+        setAside.removeAll { $0.endWithoutWaiting() }
+        if process != nil { startSpareTaggers() }
     }
 
     /// Ends the running process. A failed one is killed at once (`grace` 0);
@@ -178,8 +183,8 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
     private func discardProcess(grace: Double = 0) {
         process?.terminate(grace: grace)
         process = nil
-        spareTagger?.terminate(grace: grace)
-        spareTagger = nil
+        for spare in spareTaggers { spare.terminate(grace: grace) }
+        spareTaggers = []
         for drifted in setAside { drifted.terminate(grace: grace) }
         setAside = []
     }
