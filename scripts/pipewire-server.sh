@@ -4,6 +4,7 @@
 #
 #   scripts/pipewire-server.sh start DIR   # prints PULSE_SERVER=unix:DIR/runtime/pulse/native
 #   scripts/pipewire-server.sh stop DIR
+#   scripts/pipewire-server.sh restart-pulse DIR   # pipewire-pulse alone, as a desktop restarts it
 #
 # Four processes, none from systemd: a private D-Bus session bus (WirePlumber
 # needs one), pipewire, wireplumber and pipewire-pulse, with XDG_RUNTIME_DIR,
@@ -13,8 +14,8 @@
 # parley_speaker (stereo, where Parley speaks), set as the defaults.
 # PipeWire has no module-role-cork.
 set -euo pipefail
-action=${1:?usage: pipewire-server.sh start|stop DIR}
-dir=${2:?usage: pipewire-server.sh start|stop DIR}
+action=${1:?usage: pipewire-server.sh start|stop|restart-pulse DIR}
+dir=${2:?usage: pipewire-server.sh start|stop|restart-pulse DIR}
 # shellcheck source=scripts/server-common.sh
 source "$(dirname "$0")/server-common.sh"
 
@@ -102,7 +103,41 @@ launch() {
   wait_for "default sink and source" defaults_stick || return 1
 }
 
+# The daemons' environment: everything inside DIR.
+environment() {
+  export XDG_RUNTIME_DIR="$dir/runtime" XDG_CONFIG_HOME="$dir/config" XDG_STATE_HOME="$dir/state" \
+    XDG_DATA_HOME="$dir/data" HOME="${HOME:-/root}" DISPLAY= WAYLAND_DISPLAY=
+  unset PULSE_SERVER PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR DBUS_SESSION_BUS_ADDRESS
+  export DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/runtime/bus" PULSE_SERVER="unix:$dir/runtime/pulse/native"
+}
+
+# Stops pipewire-pulse and starts it again while pipewire and WirePlumber run on: the
+# PulseAudio clients lose their connection and the sinks stay. Like every daemon here
+# it keeps no descriptor of its caller's (a client's standard input, say) open.
+restart_pulse() {
+  started=() reason=""
+  SECONDS=0
+  budget=${PARLEY_SERVER_START_SECONDS:-30}
+  deadline=$budget
+  pid=$(cat "$dir/pipewire-pulse.pid")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do running "$pid" || break; sleep 0.1; done
+  if running "$pid"; then kill -9 "$pid" 2>/dev/null || true; fi
+  rm -f "$dir/runtime/pulse/native"
+  daemon pipewire-pulse pipewire-pulse
+  started+=(pipewire-pulse)
+  wait_for "PulseAudio socket" test -S "$dir/runtime/pulse/native" || return 1
+  wait_for "parley_speaker sink" sinks_ready || return 1
+}
+
 case "$action" in
+restart-pulse)
+  environment
+  if ! restart_pulse; then
+    echo "pipewire-server.sh: pipewire-pulse did not come back: $reason" >&2
+    exit 1
+  fi
+  ;;
 start)
   mkdir -p "$dir/config/pipewire/pipewire.conf.d" "$dir/state" "$dir/data"
   cat > "$dir/config/pipewire/pipewire.conf.d/parley.conf" <<'CONF'
@@ -132,10 +167,7 @@ context.objects = [
     }
 ]
 CONF
-  export XDG_RUNTIME_DIR="$dir/runtime" XDG_CONFIG_HOME="$dir/config" XDG_STATE_HOME="$dir/state" \
-    XDG_DATA_HOME="$dir/data" HOME="${HOME:-/root}" DISPLAY= WAYLAND_DISPLAY=
-  unset PULSE_SERVER PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR DBUS_SESSION_BUS_ADDRESS
-  export DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/runtime/bus" PULSE_SERVER="unix:$dir/runtime/pulse/native"
+  environment
   # Each attempt gets PARLEY_SERVER_START_SECONDS (30 s) for all its stages. A
   # failed attempt is stopped, named on stderr, and tried once more.
   budget=${PARLEY_SERVER_START_SECONDS:-30}
@@ -154,7 +186,7 @@ stop)
   stop
   ;;
 *)
-  echo "usage: pipewire-server.sh start|stop DIR" >&2
+  echo "usage: pipewire-server.sh start|stop|restart-pulse DIR" >&2
   exit 64
   ;;
 esac

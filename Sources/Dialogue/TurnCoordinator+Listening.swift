@@ -8,11 +8,18 @@ extension TurnCoordinator {
         if stages.source == nil { return "no microphone is available" }
         if audioLost { return "the audio server is gone" }
         guard stages.recognizer != nil else { return "speech recognition is unavailable" }
-        // A recognizer that serves a whole language (Whisper) lists it bare: `es` serves es-ES.
-        guard recognizableLocales.contains(locale) || recognizableLocales.contains(LocaleTag(language: locale.language)) else {
+        // The recognizer's own answer (Whisper serves a whole language, in its own codes: nb → no),
+        // asked when the side got its locale.
+        guard servedLocales[locale] == true else {
             return "no speech model for \(locale) (installed: \(RecognitionError.listed(recognizableLocales.sorted())))"
         }
         return nil
+    }
+
+    /// Asks the recognizer whether it serves `locale`, for `typedOnlyReason`.
+    func learnWhetherServed(_ locale: LocaleTag) async {
+        guard let recognizer = stages.recognizer, servedLocales[locale] == nil else { return }
+        servedLocales[locale] = await recognizer.serves(locale)
     }
 
     /// `side`'s turn begins: a queued typed line is taken first; otherwise the

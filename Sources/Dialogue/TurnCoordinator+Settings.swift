@@ -26,6 +26,7 @@ extension TurnCoordinator {
 
     /// Changes `side`'s locale; its voice goes back to the locale's default.
     public func setLocale(_ locale: LocaleTag, for side: DialogueSide) async {
+        await learnWhetherServed(locale)
         configuration[side].locale = locale
         configuration[side].voice = nil
         emit(.notice("side \(side) now speaks \(locale)"))

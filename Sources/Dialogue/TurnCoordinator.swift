@@ -45,6 +45,8 @@ public actor TurnCoordinator {
     /// Whose turn resumes after `:say` or `:repeat` has been spoken.
     var asideTurnSide: DialogueSide?
     var recognizableLocales: Set<LocaleTag> = []
+    /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
+    var servedLocales: [LocaleTag: Bool] = [:]
     var audioLost = false
     var backgroundTasks: [Task<Void, Never>] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
@@ -67,6 +69,7 @@ public actor TurnCoordinator {
     public func start() async {
         if let recognizer = stages.recognizer {
             recognizableLocales = Set(await recognizer.supportedLocales())
+            for side in [DialogueSide.a, .b] { await learnWhetherServed(configuration[side].locale) }
         }
         for limitation in stages.limitations { emit(.notice(limitation)) }
         if configuration.speaksTranslations, stages.synthesizer == nil || stages.sink == nil {

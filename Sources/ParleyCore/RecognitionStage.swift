@@ -161,6 +161,19 @@ public protocol SpeechRecognizer: AnyObject, Sendable {
 
     /// Starts a request for one utterance in `locale`.
     func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest
+
+    /// Whether a request in `locale` would be served: the question a dialogue's side asks
+    /// before it listens. A recognizer whose models use other codes than BCP 47 (Whisper's
+    /// `no` for nb) answers it with its own mapping.
+    func serves(_ locale: LocaleTag) async -> Bool
+}
+
+extension SpeechRecognizer {
+    /// `locale` itself, or its bare language, is among `supportedLocales()`.
+    public func serves(_ locale: LocaleTag) async -> Bool {
+        let locales = await supportedLocales()
+        return locales.contains(locale) || locales.contains(LocaleTag(language: locale.language))
+    }
 }
 
 /// `2`, `2.5`: seconds without a trailing `.0`.

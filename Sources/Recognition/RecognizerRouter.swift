@@ -100,6 +100,11 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         return nil
     }
 
+    /// Whether either engine serves `locale` for dictation, as `makeRequest` would choose it.
+    public func serves(_ locale: LocaleTag) async -> Bool {
+        await engine(for: locale) != nil
+    }
+
     /// Starts a request on the engine that serves `locale`.
     public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
         try await makeRequest(locale: locale, options: options, newStream: false)

@@ -1,3 +1,4 @@
+import Locales
 public import ParleyCore
 
 /// Two-language recognition: one utterance decoded in both languages of a
@@ -16,19 +17,20 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     public func makePairRequest(first: LocaleTag, second: LocaleTag, options: RecognitionOptions,
                                 newStream: Bool) async throws -> any RecognitionRequest {
         try await start()
-        for locale in [first, second] where !languages.withLock({ $0?.contains(locale.language) ?? false }) {
+        for locale in [first, second] where !knows(locale) {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
         let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
-        return WhisperRequest(recognizer: self, language: first.language, options: options, stream: stream,
-                              pairLanguage: second.language)
+        return WhisperRequest(recognizer: self, language: ModelLanguageCode.whisper(first.language), options: options,
+                              stream: stream, pairLanguage: ModelLanguageCode.whisper(second.language))
     }
 
     /// Decodes one whole utterance (no detection) in `first` and `second` from one encoder pass.
     public func recognizePair(_ samples: [Int16], first: LocaleTag, second: LocaleTag,
                               options: RecognitionOptions = RecognitionOptions()) async throws -> RecognitionResult {
         try await start()
-        return try WhisperRequest.result(from: await decodePair(samples, languages: (first.language, second.language),
+        return try WhisperRequest.result(from: await decodePair(samples, languages: (ModelLanguageCode.whisper(first.language),
+                                                                                  ModelLanguageCode.whisper(second.language)),
                                                                 options: options))
     }
 
@@ -37,7 +39,8 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     public func recognizeUtterance(_ samples: [Int16], locale: LocaleTag,
                                    options: RecognitionOptions = RecognitionOptions()) async throws -> RecognitionResult {
         try await start()
-        return try WhisperRequest.result(from: await decode(samples, language: locale.language, options: options, final: true))
+        return try WhisperRequest.result(from: await decode(samples, language: ModelLanguageCode.whisper(locale.language),
+                                                            options: options, final: true))
     }
 
     /// Both readings of an utterance. When the short window's silence verdict decides it — both

@@ -137,7 +137,13 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     /// Whether the model knows `locale`'s language (starting the worker if needed).
     public func serves(_ locale: LocaleTag) async -> Bool {
-        await supportedLocales().contains { $0.language == ModelLanguageCode.whisper(locale.language) }
+        guard (try? await start()) != nil else { return false }
+        return knows(locale)
+    }
+
+    /// Whether the started model knows `locale`'s language, in Whisper's codes (nb → no).
+    func knows(_ locale: LocaleTag) -> Bool {
+        ModelLanguageCode.whisperServes(locale, languages: languages.withLock { $0 } ?? [])
     }
 
     /// Starts a request for one utterance that continues the audio of the previous one.
@@ -150,7 +156,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                             newStream: Bool) async throws -> any RecognitionRequest {
         try await start()
         let language = ModelLanguageCode.whisper(locale.language)
-        guard languages.withLock({ $0?.contains(language) ?? false }) else {
+        guard knows(locale) else {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
         let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)

@@ -144,6 +144,13 @@ public actor ApertiumTranslator: Translator {
         return groups
     }
 
+    /// How the drifted taggers of the route's pipelines were replaced so far (for tests and benchmarks).
+    public func taggerReplacements(from source: LocaleTag, to target: LocaleTag) async throws -> TaggerReplacements {
+        var total = TaggerReplacements()
+        for leg in try route(from: source, to: target).legs { total = total + (await session(for: leg).taggerReplacements()) }
+        return total
+    }
+
     func session(for chosen: ApertiumDirection) -> DirectionSession {
         if let existing = sessions[chosen.name] { return existing }
         let created = DirectionSession(direction: chosen, configuration: configuration, logger: logger)

@@ -42,10 +42,12 @@ final class DirectionSession: Sendable {
     }
 
     func processGroups() async -> [Int32] {
-        var groups: [Int32] = []
-        if let group = await clean.processGroup { groups.append(group) }
-        if let group = await marked?.processGroup { groups.append(group) }
-        return groups
+        await clean.processGroups + (await marked?.processGroups ?? [])
+    }
+
+    /// How the drifted taggers of both pipelines were replaced.
+    func taggerReplacements() async -> TaggerReplacements {
+        await clean.taggerReplacements + (await marked?.taggerReplacements ?? TaggerReplacements())
     }
 
     private func markedTranslation(of text: String) async -> String? {

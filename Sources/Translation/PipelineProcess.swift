@@ -49,6 +49,7 @@ final class PipelineProcess {
     /// Stderr bytes not yet taken by `takeErrorOutput()`, bounded like `errorTail`.
     private var untakenErrors: [UInt8] = []
     private var errorsOpen = true
+    private var inputClosed = false
     private var terminated = false
 
     /// Starts `script` with `arguments` as `$1`, `$2`… and `environment` as its whole environment.
@@ -99,13 +100,33 @@ final class PipelineProcess {
     func terminate(grace: Double = 0.5) {
         guard !terminated else { return }
         terminated = true
-        close(input)
+        closeInput()
         if !reapShell(within: grace) {
             kill(-processGroup, SIGKILL)
             var status: Int32 = 0
             while waitpid(processGroup, &status, 0) == -1 && errno == EINTR {}
         }
         for fd in [output, errors] { close(fd) }
+    }
+
+    /// Ends the process without waiting for it: the input closes, so every stage reads its end
+    /// and exits in turn. True once the shell has been reaped (the pipes are then closed); false
+    /// while it still runs, to be asked again or ended with `terminate(grace:)`.
+    func endWithoutWaiting() -> Bool {
+        guard !terminated else { return true }
+        closeInput()
+        var status: Int32 = 0
+        let result = waitpid(processGroup, &status, WNOHANG)
+        guard result == processGroup || (result == -1 && errno == ECHILD) else { return false }
+        terminated = true
+        for fd in [output, errors] { close(fd) }
+        return true
+    }
+
+    private func closeInput() {
+        guard !inputClosed else { return }
+        inputClosed = true
+        close(input)
     }
 
     /// Waits up to `seconds` for the shell to exit; whether it was reaped.

@@ -10,9 +10,10 @@
 /// null flush does not undo it; no later sentence does.
 ///
 /// With `-d` the tagger says so on stderr ("A new ambiguity class was found"),
-/// without changing its output. A pipeline whose tagger said so has drifted
-/// and is replaced before the next sentence, so every sentence meets a tagger
-/// in the state a fresh `apertium -u` would give it.
+/// without changing its output. A tagger that said so has drifted and is
+/// replaced (by a spare started beforehand, see `ApertiumPipeline`) before the
+/// next sentence, so every sentence meets a tagger in the state a fresh
+/// `apertium -u` would give it.
 enum TaggerDrift {
     /// The stderr text with which the tagger reports a class it has just added.
     static let report = "new ambiguity class"

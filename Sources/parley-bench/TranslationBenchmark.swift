@@ -42,6 +42,7 @@ struct TranslationBenchmark: AsyncParsableCommand {
         addCold(to: &report, cold)
         addIdentity(to: &report, persistent: persistent, spawnedClean: spawnedClean, spawnedMarked: spawnedMarked)
         try await addPivot(to: &report, registry: registry)
+        try await addEverydayDrift(to: &report, registry: registry)
         try report.write()
     }
 

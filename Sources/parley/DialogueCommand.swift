@@ -90,7 +90,8 @@ struct DialogueCommand: AsyncParsableCommand {
             let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcriptWriter)
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
             let repl = Repl(coordinator: coordinator,
-                            services: await services(registry, directories, [sides.0, sides.1], router: router, inventory: inventory),
+                            services: await services(registry, directories, [sides.0, sides.1], router: router,
+                                                     synthesizer: stages.synthesizer as? ESpeakSynthesizer, inventory: inventory),
                             options: .detect(historyFile: history))
             try await repl.run()
         }
@@ -119,7 +120,8 @@ struct DialogueCommand: AsyncParsableCommand {
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
-                          _ sides: [LocaleTag], router: RecognizerRouter?, inventory: Inventory) async -> ReplServices {
+                          _ sides: [LocaleTag], router: RecognizerRouter?, synthesizer: ESpeakSynthesizer?,
+                          inventory: Inventory) async -> ReplServices {
         let common = self.common
         let locales = registry.catalog.locales.flatMap { [$0.tag.description] + $0.names }
         let languages = Array(Set(sides.map(\.language))).sorted()
@@ -130,7 +132,11 @@ struct DialogueCommand: AsyncParsableCommand {
                 return tag
             },
             languages: { await languagesTable(common) },
-            dictionary: { await runDictionaryCommand($0, dictionaries: common.dictionaries) },
+            dictionary: { arguments in
+                let output = await runDictionaryCommand(arguments, dictionaries: common.dictionaries)
+                if let synthesizer { reloadPronunciations(of: synthesizer, directories, languages: languages, after: arguments) }
+                return output
+            },
             recognizer: { a, b, side, name in await recognizerCommand(router, sides: [.a: a, .b: b], side: side, name: name) },
             phrases: { await phrasesCommand(router, $0) },
             completion: CompletionSource(locales: locales, voices: await installedVoices(), dictionaryWords: {

@@ -2,6 +2,7 @@ import Foundation
 import Locales
 import ParleyCore
 import Pronunciation
+import Synthesis
 
 /// `:dict …` (and `:glossary …`, with `command`) in the dialogue: runs `parley dict …` as a child of this same
 /// binary and returns what it printed. The dictionary commands print as they
@@ -32,6 +33,18 @@ func runDictionaryCommand(_ arguments: [String], dictionaries: String?, command:
             }
         }
     }
+}
+
+/// Gives `synthesizer` the dictionaries as they are after a `:dict` command, so the next
+/// spoken line says an added word the new way: the overrides of the conversation's
+/// `languages`, of those it already had, and of the language the command named
+/// (`:dict add en go …`). The command itself has reported any line it could not use.
+func reloadPronunciations(of synthesizer: ESpeakSynthesizer, _ directories: DataDirectories,
+                          languages: [String], after arguments: [String]) {
+    var reloaded = Set(languages).union(synthesizer.overrides.entries.keys)
+    if arguments.count >= 2 { reloaded.insert(LocaleTag(arguments[1])?.language ?? arguments[1].lowercased()) }
+    let dictionaries = PronunciationDictionaries(directories: directories)
+    synthesizer.overrides = dictionaries.overrides(for: reloaded.sorted()).overrides
 }
 
 /// Dictionary words of the given languages, for tab completion.

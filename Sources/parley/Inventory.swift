@@ -63,7 +63,7 @@ struct Inventory {
 
     /// The recognizers that can serve `locale`, Whisper first.
     func recognizers(for locale: LocaleTag) -> [RecognizerKind] {
-        (whisperLanguages.contains(ModelLanguageCode.whisper(locale.language)) ? [.whisper] : [])
+        (ModelLanguageCode.whisperServes(locale, languages: whisperLanguages) ? [.whisper] : [])
             + (models.model(for: locale.languageAndRegion) != nil ? [.pocketsphinx] : [])
     }
 

@@ -24,7 +24,7 @@ struct UnservedRecognition: Error, CustomStringConvertible {
         languageName = registry.names.languageName(locale.language)
         pocketSphinxLocales = models.supportedLocales
         whisperProblem = installation.problem
-        whisperKnowsLanguage = installation.models.first?.languages().contains(ModelLanguageCode.whisper(locale.language)) ?? false
+        whisperKnowsLanguage = installation.models.first.map { ModelLanguageCode.whisperServes(locale, languages: $0.languages()) } ?? false
         self.whisperExcluded = whisperExcluded
     }
 

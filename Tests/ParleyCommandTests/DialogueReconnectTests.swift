@@ -41,4 +41,29 @@ struct DialogueReconnectTests {
         let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.contains(whileSpeaking ? "many platforms" : #""text":"Where is the station?""#) == true)
     }
+
+    /// pipewire-pulse alone restarts under the conversation (pipewire and its sinks stay), a line is
+    /// typed and spoken over the new connection, then the input ends.
+    @Test(.enabled(if: (try? TestAudioServer.isPipeWire) ?? false))
+    func endOfInputAfterAPipeWirePulseRestartEndsTheConversation() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-dialog-pw-restart")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = PrivateAudioServer(directory: directory.appendingPathComponent("server").path)
+        let address = try server.start()
+        defer { try? server.stop() }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"],
+                                  environment: ["PULSE_SERVER": address])
+        try run.waitForLine { $0 == "A (en-US), your turn" }
+        try server.restartPipeWirePulse()
+        try run.waitForLine(timeout: 30) { $0.contains("the audio server is back") }
+        run.send("Where is the station?")
+        try run.waitForLine { $0 == "B (es-ES), your turn" }
+
+        let status = try run.finish(timeout: 20)
+        #expect(status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(#""text":"Where is the station?""#) == true, "\(lines)")
+    }
 }

@@ -176,6 +176,20 @@ struct OpenLocaleTests {
         #expect(refused.stderr.hasPrefix("parley: nothing here serves Klingon (tlh)"))
     }
 
+    @Test("a dialogue side in nb-NO or nn listens: Whisper knows Norwegian as no, as listen maps it")
+    func norwegianSideListens() throws {
+        let state = try Fixtures.temporaryDirectory("parley-nb")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let run = try DialogueRun(["dialog", "nb-NO", "en-US", "--mute", "--no-history", "--no-transcript"],
+                                  environment: ["XDG_STATE_HOME": state.path])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (nb-NO), your turn") }
+        run.send(":a nn")
+        try run.waitForLine { $0 == "note: side A now speaks nn" }
+        #expect(try run.finish() == 0, "\(run.stderr)")
+        #expect(run.lines.contains("A (nb-NO), your turn"), "\(run.stdout)")
+        #expect(!run.stdout.contains("typed only") && !run.stdout.contains("typed-only"), "\(run.stdout)")
+    }
+
     /// What `espeak-ng -v VOICE -w FILE TEXT` writes, as samples.
     static func espeak(voice: String, text: String, in directory: URL) throws -> [Int16] {
         let path = directory.appendingPathComponent("espeak-\(voice).wav").path

@@ -42,6 +42,26 @@ struct WhisperPairTests {
         #expect(LanguagePairDecision.decide(evidence[0], evidence[1])?.winner == 1, "\(hypotheses)")
     }
 
+    @Test("a Norwegian side (nb-NO, Whisper's no): both requests are served and the Norwegian reading hears the words")
+    func norwegianBokmal() async throws {
+        let directory = try Fixtures.temporaryDirectory("parley-pair-nb")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = try WhisperWorkerTests.espeakSamples("toget går fra stasjonen klokken åtte om morgenen",
+                                                           voice: "nb", speed: 140, in: directory)
+        let whisper = try WhisperWorkerTests.recognizer()
+        defer { Task { await whisper.worker.shutdown() } }
+        let norwegian = LocaleTag("nb-NO")!
+        #expect(await whisper.serves(norwegian))
+        _ = await (try whisper.makePairRequest(first: norwegian, second: Self.english, options: .init())).cancel()
+        _ = await (try whisper.makeRequest(locale: norwegian, options: .init())).cancel()
+        let hypotheses = try #require(try await whisper.recognizePair(samples, first: Self.english, second: norwegian).hypotheses)
+        #expect(hypotheses.map(\.language) == ["en", "no"])
+        // The base model takes eSpeak NG's Norwegian for English; the forced Norwegian reading still
+        // hears the sentence, and the decoder finds it likelier than the English one.
+        #expect(hypotheses[1].text.lowercased().contains("stasjonen"), "\(hypotheses)")
+        #expect(hypotheses[1].decoderScore > hypotheses[0].decoderScore, "\(hypotheses)")
+    }
+
     @Test("a language the model does not know is refused before any audio is sent")
     func unknownLanguage() async throws {
         let whisper = try WhisperWorkerTests.recognizer()

@@ -60,6 +60,16 @@ public struct PrivateAudioServer: Sendable {
         }
     }
 
+    /// Restarts pipewire-pulse alone, as a desktop's `systemctl --user restart pipewire-pulse`
+    /// does: its clients lose the connection, pipewire and its sinks stay. PipeWire servers only.
+    public func restartPipeWirePulse() throws {
+        let script = Fixtures.repository.appendingPathComponent("scripts/pipewire-server.sh").path
+        let output = try ProcessRunner.run(["/bin/bash", script, "restart-pulse", directory])
+        guard output.status == 0 else {
+            throw ProcessRunner.Failure(message: "pipewire-pulse did not restart: \(Self.oneLine(output.stderr))")
+        }
+    }
+
     /// The script's diagnosis on one line: a failed test's summary shows only the
     /// first line of its message.
     private static func oneLine(_ text: String) -> String {
