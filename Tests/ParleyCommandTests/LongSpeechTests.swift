@@ -7,7 +7,7 @@ import TestSupport
 @Suite("Whisper on long speech", .serialized)
 struct LongSpeechTests {
     /// Stock faster-whisper `transcribe` on the same passages (beam 1, no timestamps, no
-    /// conditioning on previous text), word errors as `spokenWordErrors` counts them, measured
+    /// conditioning on previous text), word errors as `SpokenWords.errors` counts them, measured
     /// by `scripts/with-test-server.sh scripts/bench.sh whisper-long` (benchmarks/whisper-long.md).
     /// On the passage said twice stock falls back to sampling at a temperature, so its errors
     /// vary from run to run (75, 20 and 18 in three runs): the lowest is the reference.
@@ -30,11 +30,11 @@ struct LongSpeechTests {
         #expect(lines.count == 1, "one utterance: \(lines)")
         let text = lines.joined(separator: " ")
         let words = passage.reference.split(separator: " ").count
-        let errors = spokenWordErrors(text, passage.reference)
+        let errors = SpokenWords.errors(text, reference: passage.reference)
         let stock = try #require(Self.stockErrors[name])
         #expect(Double(errors - stock) / Double(words) <= 0.01, "\(errors) errors in \(words) words (stock \(stock)): \(text)")
         // The last words are heard: the loss the issue reported was the end of the passage.
-        let last = normalizedWords(passage.reference).suffix(3)
-        #expect(normalizedWords(text).suffix(3) == last, "ends with \(last): \(text)")
+        let last = SpokenWords.normalized(passage.reference).suffix(3)
+        #expect(SpokenWords.normalized(text).suffix(3) == last, "ends with \(last): \(text)")
     }
 }

@@ -98,18 +98,26 @@ struct WhisperSecondOpinionTests {
 
     @Test("an alternative of the beam whose words the list holds is taken, with its own words and times, and no second opinion")
     func alternativeTaken() async throws {
-        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
-        let probe = try Self.recognizer(lexicon: nil)
-        let beam = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 5, alternatives: 4,
-                                                     words: false, padding: probe.tuning.finalPadding)
+        // The beam's readings of each recording as the recognizer cuts it, with no word list, until
+        // one has an alternative that lacks a word of the best reading: which recording offers one
+        // depends on the processor's kernels (0880's "ill-disposed" beside "ill-sposed" on some).
+        let probe = try Self.recognizer(lexicon: nil, alternatives: 4)
+        var found: (samples: [Int16], best: String, wanted: String, alternatives: [String])?
+        for name in ["librivox/sense_and_sensibility_01_austen_64kb-0880.wav", "librivox/sense_and_sensibility_01_austen_64kb-0870.wav",
+                     "librivox/sense_and_sensibility_01_austen_64kb-0890.wav", "librivox/sense_and_sensibility_01_austen_64kb-0920.wav",
+                     "librivox/sense_and_sensibility_01_austen_64kb-0930.wav", "numbers.raw", "something.raw", "goforward.raw"] {
+            let samples = try AudioFileReader.read(Fixtures.recording(name)).samples
+            let heard = try await probe.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+            guard heard.count == 1, let beam = heard.first,
+                  let wanted = beam.alternatives.first(where: { !Self.words(beam.text).isSubset(of: Self.words($0)) }) else { continue }
+            found = (samples, beam.text, wanted, beam.alternatives)
+            break
+        }
         await probe.worker.shutdown()
-        let best = try #require(beam.text)
-        // A list of one alternative's words, which lacks a word of the best reading.
-        let wanted = try #require(beam.alternatives?.first { !Self.words(best).isSubset(of: Self.words($0)) },
-                                  "four readings of the beam that all hold the best one's words: \(beam.alternatives ?? [])")
+        let (samples, best, wanted, alternatives) = try #require(found, "no recording had an alternative with other words")
         let lexicon = WordLexicon(parsing: Self.words(wanted).joined(separator: "\n"), path: "test")
         // The reading taken: the first alternative in the beam's order whose words the list holds.
-        let taken = try #require(beam.alternatives?.first { Self.words($0).isSubset(of: Self.words(wanted)) })
+        let taken = try #require(alternatives.first { Self.words($0).isSubset(of: Self.words(wanted)) })
 
         let whisper = try Self.recognizer(lexicon: lexicon, alternatives: 4)
         let result = try #require(try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples),
