@@ -12,6 +12,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WeightsBenchmark.self,
     SidesBenchmark.self,
     StabilityBenchmark.self,
+    QuietBenchmark.self,
     AudioBenchmark.self,
     DialogueBenchmark.self,
     SoakBenchmark.self,
