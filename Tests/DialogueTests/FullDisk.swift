@@ -34,6 +34,7 @@ struct FullDisk {
         try? FileManager.default.removeItem(atPath: mount)
     }
 
+    /// Runs `command` through env with its output discarded; whether it exited 0.
     static func run(_ command: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

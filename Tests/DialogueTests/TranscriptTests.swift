@@ -172,11 +172,11 @@ struct TranscriptTests {
         let mount = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: mount) }
-        guard run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", mount]) else {
+        guard FullDisk.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", mount]) else {
             Issue.record("cannot mount a tmpfs here (this test needs root)")
             return
         }
-        defer { _ = run(["umount", mount]) }
+        defer { _ = FullDisk.run(["umount", mount]) }
         let path = mount + "/t.jsonl", filler = mount + "/filler", copy = temporaryFile()
         defer { try? FileManager.default.removeItem(atPath: copy) }
         let earlier = #"{"turn":1,"text":"an earlier conversation \#(String(repeating: "x", count: 3900))"}"# + "\n"
@@ -217,16 +217,5 @@ struct TranscriptTests {
         try await rig.turns(1)
         await rig.coordinator.stop()
         try await rig.recorder.waitForMessage("1 turn could not be written to the transcript \(disk.transcript)")
-    }
-
-    private func run(_ command: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }
