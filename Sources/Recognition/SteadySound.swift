@@ -19,7 +19,7 @@ enum SteadySound {
     /// The least spread, in dB, of an utterance that is decoded.
     static let minimumSpread = 10.0
     /// Frames below which an utterance is always decoded: too short to judge.
-    static let minimumFrames = 10
+    static let minimumFrames = 3
 
     /// The 90th minus the 10th percentile of the energy of `samples`' 30 ms frames, in dB;
     /// nil for fewer than `minimumFrames` frames. A silent frame counts as −120 dB.

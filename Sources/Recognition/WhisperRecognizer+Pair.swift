@@ -44,9 +44,9 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     }
 
     /// Both readings of an utterance. When the short window's silence verdict decides it — both
-    /// readings silent, or only the reading of the language the model finds more probable — the
-    /// full window gives a second opinion (`Tuning.secondOpinion`), as a final one-language
-    /// decode called silent gets.
+    /// readings silent, or only the reading of the language the model finds more probable — or
+    /// a reading is one text said twice over, the full window gives a second opinion
+    /// (`Tuning.secondOpinion`), as a final one-language decode gets in those cases.
     /// An utterance longer than one window (`WhisperWindows`) is decoded window after window,
     /// each language's readings joined.
     func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
@@ -66,8 +66,9 @@ extension WhisperRecognizer: LanguagePairRecognizer {
         let prompt = prompt(for: options)
         let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt,
                                                      padding: tuning.finalPadding)
-        guard tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok,
-              let readings = answer.hypotheses, Self.silenceDecides(readings) else { return answer }
+        guard tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok, let readings = answer.hypotheses,
+              Self.silenceDecides(readings) || readings.contains(where: { !$0.silent && Self.saidTwice($0.text) })
+        else { return answer }
         countSecondOpinion()
         let second = try await worker.transcribePair(audio, languages: languages, prompt: prompt, padding: .fullWindow)
         return second.ok && second.hypotheses?.contains(where: { !$0.silent && !$0.text.isEmpty }) == true ? second : answer
