@@ -6,7 +6,8 @@ import math
 import os
 import time
 
-from .alignment import APPENDED_PUNCTUATION, MEDIAN_FILTER_WIDTH, PREPENDED_PUNCTUATION, merge_punctuations
+from .alignment import APPENDED_PUNCTUATION, MEDIAN_FILTER_WIDTH, PREPENDED_PUNCTUATION, merge_punctuations, \
+    timed_words
 from .arrays import ArrayView, repeated
 from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
@@ -14,11 +15,9 @@ from .memory import import_runtime
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
 
-# Feature frames per second of audio (a hop of 160 samples at 16 kHz), and encoder
-# positions per second (the encoder halves the frames).
+# Feature frames per second of audio (a hop of 160 samples at 16 kHz).
 PROTOCOL = 3
 FRAMES_PER_SECOND = 100
-TOKENS_PER_ENCODER_SECOND = 50
 # Whisper's window: CTranslate2's encoder takes at most 3000 frames (30 s).
 MAX_FRAMES = 3000
 
@@ -137,23 +136,7 @@ class Decoder:
         result = self.model.align(encoded, tokenizer.sot_sequence, [tokens], frames,
                                   median_filter_width=MEDIAN_FILTER_WIDTH)[0]
         texts, groups = tokenizer.split_to_words(tokens + [tokenizer.eot])
-        if len(groups) <= 1:
-            return []
-        boundaries = [0]
-        for group in groups[:-1]:
-            boundaries.append(boundaries[-1] + len(group))
-        pairs = result.alignments
-        # The time of each text token: where the alignment path first reaches it.
-        times = [pairs[i][1] / TOKENS_PER_ENCODER_SECOND for i in range(len(pairs))
-                 if i == 0 or pairs[i][0] != pairs[i - 1][0]]
-        probabilities = result.text_token_probs
-        words = []
-        for position, (text, group) in enumerate(zip(texts, groups[:len(boundaries) - 1])):
-            first, last = boundaries[position], boundaries[position + 1]
-            span = probabilities[first:last]
-            words.append({"word": text, "tokens": group, "start": times[first], "end": times[last],
-                          "probability": sum(span) / len(span) if span else 0.0})
-        return words
+        return timed_words(texts, groups, result.alignments, result.text_token_probs)
 
     def transcribe(self, header, payload):
         language = header.get("language", "en")
