@@ -15,8 +15,9 @@ from .memory import import_runtime
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
 
-# Feature frames per second of audio (a hop of 160 samples at 16 kHz).
+# The protocol the ready message announces (3: the caller sends log-mel features).
 PROTOCOL = 3
+# Feature frames per second of audio (a hop of 160 samples at 16 kHz).
 FRAMES_PER_SECOND = 100
 # Whisper's window: CTranslate2's encoder takes at most 3000 frames (30 s).
 MAX_FRAMES = 3000
