@@ -53,8 +53,9 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/parley/dictionaries
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS) --show-bin-path)/parley" $(DESTDIR)$(PREFIX)/bin/parley
 	cp -R dictionaries/. $(DESTDIR)$(PREFIX)/share/parley/dictionaries/
-	install -d $(DESTDIR)$(PREFIX)/share/parley/worker $(DESTDIR)$(PREFIX)/share/parley/models
+	install -d $(DESTDIR)$(PREFIX)/share/parley/worker/parley_worker $(DESTDIR)$(PREFIX)/share/parley/models
 	install -m 755 worker/whisper_worker.py worker/int8_weights.py $(DESTDIR)$(PREFIX)/share/parley/worker/
+	install -m 644 worker/parley_worker/*.py $(DESTDIR)$(PREFIX)/share/parley/worker/parley_worker/
 	install -m 644 worker/requirements.txt $(DESTDIR)$(PREFIX)/share/parley/worker/
 	for m in "$${PARLEY_MODELS_DIR:-$${XDG_DATA_HOME:-$$HOME/.local/share}/parley/models}"/*/; do \
 	  [ -f "$$m/model.bin" ] && cp -R "$$m" $(DESTDIR)$(PREFIX)/share/parley/models/ || true; done

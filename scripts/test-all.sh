@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# What `make test` runs: every test target on a private PulseAudio server,
-# then the suites that talk to an audio server again on a private PipeWire
-# server (pipewire-pulse), and one closing line counting both runs:
+# What `make test` runs: the Whisper worker's own Python tests
+# (scripts/worker-tests.sh: no model, no audio server), every test target on a
+# private PulseAudio server, then the suites that talk to an audio server again
+# on a private PipeWire server (pipewire-pulse), and one closing line counting
+# every run:
 #
 #   tests: N passed, N failed
 #
-# It fails when either run fails, or when no test ran at all.
+# It fails when any run fails, or when no test ran at all. With a FILTER the
+# worker's tests are not run (FILTER picks Swift tests by name).
 #
 #   scripts/test-all.sh [FILTER]   # FILTER: a regular expression over test names
 set -uo pipefail
@@ -20,6 +23,13 @@ pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|Dialogue
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
+runs=(PulseAudio PipeWire)
+if [ -z "$filter" ]; then
+  TEST_REPORT=$reports/Worker scripts/worker-tests.sh
+  echo "$?" >"$reports/Worker.status"
+  runs=(Worker "${runs[@]}")
+  echo
+fi
 echo "=== on a private PulseAudio server: every test target"
 TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
   scripts/with-test-server.sh scripts/run-tests.sh "$filter"
@@ -34,7 +44,7 @@ echo "$?" >"$reports/PipeWire.status"
 echo "(both runs took $SECONDS s)"
 
 ran=0 passed=0 failed=0 failing=()
-for server in PulseAudio PipeWire; do
+for server in "${runs[@]}"; do
   report=$reports/$server
   if [[ -s "$report" && $(head -n 1 "$report") =~ ^ran=([0-9]+)\ passed=([0-9]+)\ failed=([0-9]+)$ ]]; then
     ran=$((ran + BASH_REMATCH[1])) passed=$((passed + BASH_REMATCH[2])) failed=$((failed + BASH_REMATCH[3]))
