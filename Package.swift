@@ -65,7 +65,7 @@ var targets: [Target] = [
     .target(name: "CProcessSpawn"),
     .target(
         name: "Translation",
-        dependencies: ["ParleyCore", "Locales", "Pronunciation", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(
         name: "TranslationTests", dependencies: ["Translation", "Locales", "TestSupport"],

@@ -7,6 +7,10 @@ import Foundation
 /// The locale catalog's row decides where there is one (`en-US` → `eng` with
 /// variant `US`); any other locale uses its language's row, and a language with no
 /// row its ISO 639-3 code, so an installed pair serves locales nobody listed.
+///
+/// Apertium's modes and Debian's packages name a language with its ISO 639-1 or
+/// ISO 639-3 code (`fr-es.mode`, `spa-cat.mode`): Parley compares codes in the
+/// three-letter form (`normalized`) and shows them in the shortest (`short`).
 public enum ApertiumLanguageCodes {
     /// The Apertium code and variant for `tag`.
     public static func code(for tag: LocaleTag, catalog: LocaleCatalog) -> (code: String, variant: String?) {
@@ -36,5 +40,25 @@ public enum ApertiumLanguageCodes {
         let language = rows.first?.tag.language ?? Locale.LanguageCode(code).identifier(.alpha2) ?? code
         if let region { return LocaleTag(language: language, region: region) }
         return rows.first(where: { $0.apertiumVariant == nil })?.tag ?? rows.first?.tag ?? LocaleTag(language: language)
+    }
+
+    /// The ISO 639-3 code for `code` (`fr` → `fra`, `spa` → `spa`); `code` itself when ICU does not know it.
+    public static func normalized(_ code: String) -> String {
+        Locale.Language(identifier: code).languageCode?.identifier(.alpha3) ?? code
+    }
+
+    /// The shortest code for `code` (`spa` → `es`); `code` itself when it has no two-letter form.
+    public static func short(_ code: String) -> String {
+        Locale.Language(identifier: code).languageCode?.identifier(.alpha2) ?? code
+    }
+
+    /// Both forms of a code, as Debian's package names may use either (`["es", "spa"]`).
+    public static func forms(_ code: String) -> Set<String> {
+        [normalized(code), short(code)]
+    }
+
+    /// The language's English name (`spa` → `Spanish`), or the code when ICU has none.
+    public static func englishName(_ code: String) -> String {
+        Locale(identifier: "en").localizedString(forLanguageCode: short(code)) ?? code
     }
 }

@@ -41,10 +41,9 @@ public struct LanguagePairDecision: Sendable, Hashable {
         }
     }
 
-    /// How the evidence is weighed. Parley's weights lie in the middle of the range that put
-    /// every heard clip of `parley-bench sides` on its side (language bound 5–8, decoder score
-    /// 10–16, unknown words 0–2); the model's language probability alone was sure of English
-    /// for two Spanish clips (0.96, 0.98) that the decoder scores got right.
+    /// How the evidence is weighed: the language probability's say is bounded, so the decoder
+    /// scores can overrule a model that is sure of the wrong language. The defaults lie inside
+    /// the range that puts every clip of `parley-bench sides` on its side (benchmarks/sides.md).
     public struct Weights: Sendable, Hashable {
         /// Largest say the language probability has, in log-odds.
         public var languageBound = 6.0

@@ -1,4 +1,5 @@
 import Foundation
+import Locales
 
 /// What `remove` did.
 public enum Removal: Sendable, Equatable {

@@ -24,8 +24,6 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
     case noVoice(language: String)
     /// A file could not be read, written or locked.
     case fileFailure(path: String, reason: String)
-    /// Something other than a regular file stands where a file would be written; it is left alone.
-    case notRegularFile(path: String, kind: String)
     /// A PLS or CMU file could not be imported.
     case importFailure(path: String, reason: String)
     /// A line of a line-based file is longer than `LineLengthLimit.maximumBytes`.
@@ -59,8 +57,6 @@ public enum PronunciationError: Error, Sendable, Equatable, CustomStringConverti
             return "no eSpeak NG voice speaks '\(language)'; `parley languages` lists what can be spoken"
         case let .fileFailure(path, reason):
             return "\(path): \(reason)"
-        case let .notRegularFile(path, kind):
-            return "\(path) is \(kind), not a regular file; it was left as it is: give the path of a file"
         case let .importFailure(path, reason):
             return "cannot import \(path): \(reason)"
         case let .overlongLine(path, line, bytes):

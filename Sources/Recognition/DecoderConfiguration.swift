@@ -7,8 +7,8 @@ struct DecoderConfiguration: Sendable, Equatable {
     var model: SpeechModel
     /// Trailing silence, in 10 ms frames, after which the voice activity detector says speech ended.
     var postSpeechFrames: Int
-    /// Whether to run the flat-lexicon second pass. Off: measured no less accurate on the test
-    /// recordings and it removes 100–240 ms from every endpoint (see docs/recognition.md).
+    /// Whether to run the flat-lexicon second pass. Off by default: the pass runs after the
+    /// endpoint, so it delays every final result (why it is off: docs/recognition.md).
     var flatLexiconPass: Bool = false
 
     /// The most HMMs the first pass keeps active per frame (`-maxhmmpf`; see

@@ -3,13 +3,11 @@
 ///
 /// Upsampled 8 kHz audio has nothing above 4 kHz, where the en-US acoustic
 /// model expects at least room noise; the near-zero energies of those filter
-/// banks throw the decoder off completely (68 word errors in 80 on the test
-/// recordings). White noise at about −52 dBFS, kept only above the source's
-/// Nyquist frequency, brings that down to 29 (24 at 16 kHz); figures in
-/// docs/recognition.md. The noise is seeded, so results are reproducible.
+/// banks throw the decoder off. The fill is white noise at about −52 dBFS, kept
+/// only above the source's Nyquist frequency; how its level was chosen is in
+/// docs/recognition.md. The noise is seeded, so the same audio always decodes the same.
 enum NarrowbandFill {
-    /// Peak amplitude of the noise, on the −1…1 scale. Chosen on the test recordings:
-    /// 0.002 → 39 errors, 0.004 → 34, 0.006 → 29, 0.008 → 39, 0.01 → 35, 0.02 → 48.
+    /// Peak amplitude of the noise, on the −1…1 scale.
     static let amplitude: Float = 0.006
 }
 

@@ -133,9 +133,8 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, StreamingRecognizer
                              flatLexiconPass: flatLexiconPass, maximumActiveHMMs: maximumActiveHMMs)
     }
 
-    /// Parley's `-maxhmmpf`. Measured on the test recordings against 30000, PocketSphinx's
-    /// default: 6000 decodes in about three quarters of the time with the same words, and one
-    /// more error of 80 on their 8 kHz copies; 4000 and 5000 lose words (docs/recognition.md).
+    /// Parley's `-maxhmmpf`, the most HMMs the first pass keeps active per frame, below
+    /// PocketSphinx's default of 30000 (the trade of time for words: docs/recognition.md).
     public static let defaultMaximumActiveHMMs = 6000
 
     /// The decoder settings a default recognizer uses for `endpointMilliseconds`, as

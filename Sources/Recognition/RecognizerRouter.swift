@@ -11,50 +11,6 @@ public enum RecognizerKind: String, Sendable, Hashable, CaseIterable, Codable {
     case pocketsphinx
 }
 
-/// Which recognizer serves a language, best first, from `recognizers.tsv`
-/// (`*` for every language without a row).
-public struct RecognizerPreferences: Sendable, Equatable {
-    /// language → recognizers, best first.
-    public var rows: [String: [RecognizerKind]]
-
-    /// Whisper first, then PocketSphinx, for every language.
-    public static let standard = RecognizerPreferences(rows: ["*": [.whisper, .pocketsphinx]])
-
-    /// Creates preferences from known rows.
-    public init(rows: [String: [RecognizerKind]]) {
-        self.rows = rows
-    }
-
-    /// The order for `language`.
-    public func order(for language: String) -> [RecognizerKind] {
-        rows[language.lowercased()] ?? rows["*"] ?? RecognizerKind.allCases
-    }
-
-    /// Reads the files in `directories` in order, later rows replacing earlier ones for the
-    /// same language; throws naming the file and line of a bad row.
-    public static func load(from directories: [String]) throws -> RecognizerPreferences {
-        var rows: [String: [RecognizerKind]] = [:]
-        for directory in directories {
-            let path = "\(directory)/recognizers.tsv"
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            for (index, line) in DataFile.lines(of: text).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
-                let fields = trimmed.split(separator: "\t").map(String.init)
-                let kinds = fields.count == 2 ? fields[1].split(separator: ",").map {
-                    RecognizerKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
-                } : []
-                guard fields.count == 2, !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else {
-                    throw RecognitionError.unreadableAudio(path: "\(path):\(index + 1)",
-                        reason: "expected a language and recognizers (whisper, pocketsphinx) separated by a tab")
-                }
-                rows[fields[0].lowercased()] = kinds.compactMap { $0 }
-            }
-        }
-        return rows.isEmpty ? .standard : RecognizerPreferences(rows: rows)
-    }
-}
-
 /// One recognizer over both engines: each request goes to the engine that
 /// serves its locale best — a person's choice for that locale first, then the
 /// preferences — and a grammar always goes to PocketSphinx, which has them.

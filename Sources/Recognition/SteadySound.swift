@@ -9,10 +9,8 @@ import Foundation
 /// (`loudnessSpread`) is below `minimumSpread` is not decoded at all.
 ///
 /// The spread is the 90th minus the 10th percentile of the energy of 30 ms frames, in dB.
-/// Measured on 5 s of white, pink and brown noise at three levels and a 100 Hz hum: at most
-/// 4.8 dB; on the human recordings of pocketsphinx-testdata at least 22.6 dB clean and
-/// 17.2 dB with pink noise at 14 dB SNR; eSpeak NG clips 47 dB and more. `minimumSpread`
-/// sits between the two, 5 dB above the noise and 7 dB below the noisy speech.
+/// `minimumSpread` lies between the spread of steady noise and that of speech in noise, away
+/// from both (the figures: docs/recognition.md, "Steady sound").
 enum SteadySound {
     /// Samples per frame: 30 ms at 16 kHz.
     static let frameSamples = 480

@@ -26,10 +26,10 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// Milliseconds of silence after which the detector says speech stopped, which is when
         /// the speculative decode starts (at most the endpoint).
         public var speculativeMilliseconds = 200
-        /// Most alternatives a final result carries (each widens the beam: about 60 ms more per
-        /// final decode here).
+        /// Most alternatives a final result carries; each one more widens the decoder's beam,
+        /// which makes every final decode slower.
         public var maximumAlternatives = 1
-        /// Word times and word confidences in final results (one more decoder pass, ~15 % of a decode).
+        /// Word times and word confidences in final results; they cost one more decoder pass per final decode.
         public var wordTimes = true
         /// Seconds of silence after the audio of a partial decode: shorter than the final's 3 s,
         /// so the encoder's window (and the worker's time) is smaller while the person speaks.
@@ -39,9 +39,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// Seconds of padding after the audio of a final decode (`defaultFinalPad` when nil).
         public var finalPad: Double? = nil
         /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
-        /// features — rather than with silence appended to the audio. On the noisy recordings the
-        /// silence heard "all disposed" for "ill-disposed" (real words, which no second opinion
-        /// catches) unless it was 5 s long; zero frames heard it right at 3 s.
+        /// features — rather than with silence appended to the audio (`WhisperPadding`; why, in
+        /// docs/recognition.md).
         public var padFeatures = true
         /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
         /// it holds a word the language's word list does not (`WordLexicon`): the short window's
@@ -50,16 +49,15 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         /// list all holds is taken instead, without decoding again.
         /// A final result called silent (or a pair whose short-window silence decides it: see
         /// `silenceDecides`) is decoded again there too, and the full window's verdict kept: the
-        /// short window's no-speech probability runs higher on speech (0.47–0.81 on eSpeak Spanish
-        /// it called silent, 0.28–0.37 for the same clips in the full window), while every noise
-        /// measured scored 0.58 or more in the full window.
+        /// silence rule is Whisper's own for the full window, and the short window's no-speech
+        /// probability runs higher on speech (docs/recognition.md, "Silence gets a second opinion too").
         public var secondOpinion = true
 
         /// Creates the default tuning.
         public init() {}
 
-        /// Seconds of padding after a final decode's audio unless `finalPad` says otherwise
-        /// (measured: 3 s keeps stock accuracy, 1 s lets the decoder loop).
+        /// Seconds of padding after a final decode's audio unless `finalPad` says otherwise: with
+        /// much less, the decoder can repeat the end of the utterance over and over.
         public static let defaultFinalPad = 3.0
 
         /// How a final decode (one language or a pair) is padded.

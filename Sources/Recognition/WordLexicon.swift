@@ -77,11 +77,9 @@ public struct WordLexicon: Sendable {
     }
 
     /// Where the word list of each language is looked for, first found wins: the CMU
-    /// dictionary of `pocketsphinx-en-us`, then Debian's English word lists. English only, as
-    /// measured: on the human recordings the full window heard right what the short one
-    /// misheard; on eSpeak's Spanish (no human Spanish recordings here) the full window made
-    /// more errors than the short one (46 against 36 of 79 words), so no Spanish list is read
-    /// (`wspanish` would give one) until human Spanish speech shows it helps.
+    /// dictionary of `pocketsphinx-en-us`, then Debian's English word lists. A language with
+    /// no entry has no list, so its final results get no word-list second opinion; English
+    /// only, for the reason in docs/recognition.md (`wspanish` would give a Spanish list).
     public static let candidatePaths: [String: [String]] = [
         "en": ["/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict",
                "/usr/share/dict/american-english", "/usr/share/dict/british-english"],

@@ -1,3 +1,4 @@
+import Locales
 import ParleyCore
 import Foundation
 
@@ -24,8 +25,8 @@ public struct ApertiumDirection: Sendable, Hashable, Comparable, CustomStringCon
         guard parts.count == 2 else { return nil }
         let targetParts = parts[1].split(separator: "_", maxSplits: 1)
         guard Self.isLanguageCode(parts[0]), Self.isLanguageCode(targetParts[0]) else { return nil }
-        source = ApertiumLanguageCode.normalized(String(parts[0]))
-        target = ApertiumLanguageCode.normalized(String(targetParts[0]))
+        source = ApertiumLanguageCodes.normalized(String(parts[0]))
+        target = ApertiumLanguageCodes.normalized(String(targetParts[0]))
         variant = targetParts.count > 1 ? String(targetParts[1]) : nil
         self.modeFile = modeFile
         name = modeName
@@ -59,7 +60,7 @@ public struct ApertiumModes: Sendable {
 
     /// Directions from `source` to `target` codes (ISO 639-1 or 639-3), variant-exact ones first.
     public func directions(from source: String, to target: String, variant: String? = nil) -> [ApertiumDirection] {
-        let (source, target) = (ApertiumLanguageCode.normalized(source), ApertiumLanguageCode.normalized(target))
+        let (source, target) = (ApertiumLanguageCodes.normalized(source), ApertiumLanguageCodes.normalized(target))
         let matching = directions.filter { $0.source == source && $0.target == target }
         return matching.filter { $0.variant == variant } + matching.filter { $0.variant != variant }
     }

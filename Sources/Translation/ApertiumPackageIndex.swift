@@ -53,9 +53,9 @@ public struct ApertiumPackageIndex: Sendable, Equatable {
     /// The packages none of whose two languages' directions is among `directions`: the pairs
     /// Debian offers that this machine lacks, sorted.
     public func notInstalled(given directions: [ApertiumDirection]) -> [String] {
-        let installed = Set(directions.map { [ApertiumLanguageCode.normalized($0.source), ApertiumLanguageCode.normalized($0.target)] })
+        let installed = Set(directions.map { [ApertiumLanguageCodes.normalized($0.source), ApertiumLanguageCodes.normalized($0.target)] })
         return packages.filter { name in
-            let codes = name.split(separator: "-").dropFirst().map { ApertiumLanguageCode.normalized(String($0)) }
+            let codes = name.split(separator: "-").dropFirst().map { ApertiumLanguageCodes.normalized(String($0)) }
             return !installed.contains([codes[0], codes[1]]) && !installed.contains([codes[1], codes[0]])
         }.sorted()
     }
@@ -67,9 +67,9 @@ public struct ApertiumPackageIndex: Sendable, Equatable {
                          over routes: TranslationRoutes) -> [String] {
         var found: Set<String> = []
         for pivot in routes.languages {
-            let pivotCodes = ApertiumLanguageCode.forms(pivot)
+            let pivotCodes = ApertiumLanguageCodes.forms(pivot)
             guard pivotCodes.isDisjoint(with: sourceCodes), pivotCodes.isDisjoint(with: targetCodes) else { continue }
-            let through = " (through \(ApertiumLanguageCode.englishName(pivot)))"
+            let through = " (through \(ApertiumLanguageCodes.englishName(pivot)))"
             if sourceCodes.contains(where: { !routes.routes(from: $0, to: pivot).isEmpty }),
                let package = package(pairing: pivotCodes, with: targetCodes) { found.insert(package + through) }
             if targetCodes.contains(where: { !routes.routes(from: pivot, to: $0).isEmpty }),

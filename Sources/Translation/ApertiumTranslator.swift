@@ -178,7 +178,7 @@ public actor ApertiumTranslator: Translator {
     }
 
     private nonisolated func codes(of info: LocaleInfo) -> Set<String> {
-        ApertiumLanguageCode.forms(info.apertiumCode).union([info.tag.language])
+        ApertiumLanguageCodes.forms(info.apertiumCode).union([info.tag.language])
     }
 
     /// The error for two locales no route joins, with the packages that would join them.

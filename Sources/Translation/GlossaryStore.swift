@@ -3,7 +3,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Pronunciation
 
 /// The translation glossaries of a person's data directory, one file per
 /// language pair (`glossary-en-es.tsv` for English into Spanish), beside the
@@ -69,7 +68,7 @@ public struct GlossaryStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw PronunciationError.fileFailure(path: directory, reason: "cannot be created")
+            throw FileWriteError.failure(path: directory, reason: "cannot be created")
         }
         let file = path(from: source, to: target)
         return try AtomicFile.withLock(file + ".lock") {

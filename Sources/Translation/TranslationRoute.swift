@@ -1,3 +1,5 @@
+import Locales
+
 /// How a text gets from one language to another: one Apertium direction, or a
 /// chain of them through other languages (`fr-es` then `spa-eng_US`).
 public struct TranslationRoute: Sendable, Hashable, CustomStringConvertible {
@@ -21,7 +23,7 @@ public struct TranslationRoute: Sendable, Hashable, CustomStringConvertible {
     public var pivots: [String] { Array(languages.dropFirst().dropLast()) }
 
     /// The languages in their shortest codes (`["fr", "es", "en"]`), as output shows them.
-    public var shortLanguages: [String] { languages.map(ApertiumLanguageCode.short) }
+    public var shortLanguages: [String] { languages.map(ApertiumLanguageCodes.short) }
 
     /// The directions' names joined by `+`, e.g. `fr-es+spa-eng_US`.
     public var name: String { legs.map(\.name).joined(separator: "+") }

@@ -1,3 +1,5 @@
+import Locales
+
 /// Which routes lead from one language to another over a set of Apertium
 /// directions: the direct direction when there is one, otherwise chains
 /// through other languages (`fr → es → en`).
@@ -53,7 +55,7 @@ public struct TranslationRoutes: Sendable {
     /// Every route from `source` to `target` of at most `maximumLegs` directions, best first.
     public func routes(from source: String, to target: String, variant: String? = nil,
                        maximumLegs: Int = TranslationRoutes.maximumLegs) -> [TranslationRoute] {
-        let (source, target) = (ApertiumLanguageCode.normalized(source), ApertiumLanguageCode.normalized(target))
+        let (source, target) = (ApertiumLanguageCodes.normalized(source), ApertiumLanguageCodes.normalized(target))
         guard source != target else { return [] }
         return paths(from: source, to: target, maximumLegs: maximumLegs)
             .compactMap { route(through: $0, variant: variant) }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import ProcessHarness
 import Recognition
 
 /// `parley-bench whisper`: Parley's Whisper path against stock faster-whisper
@@ -273,77 +272,5 @@ struct WhisperBenchmark: AsyncParsableCommand {
         copy.audio = PCMChunk(format: .recognition, samples: Array(mixed[..<samples.count]))
         copy.tail = Array(mixed[samples.count...])
         return copy
-    }
-}
-
-/// Pink noise (Paul Kellet's filter over white noise), from a fixed seed.
-enum PinkNoise {
-    static func samples(count: Int, seed: UInt64) -> [Double] {
-        var state = seed | 1
-        var (b0, b1, b2, b3, b4, b5, b6) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let white = Double(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
-            b0 = 0.99886 * b0 + white * 0.0555179
-            b1 = 0.99332 * b1 + white * 0.0750759
-            b2 = 0.96900 * b2 + white * 0.1538520
-            b3 = 0.86650 * b3 + white * 0.3104856
-            b4 = 0.55000 * b4 + white * 0.5329522
-            b5 = -0.7616 * b5 - white * 0.0168980
-            let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + white * 0.5362
-            b6 = white * 0.115926
-            return pink
-        }
-    }
-}
-
-/// One file's result from stock faster-whisper.
-struct StockResult: Decodable {
-    var path: String
-    var text: String
-    var pass: Int
-    var seconds: Double
-    var segments: [[Double]]
-}
-
-extension [StockResult] {
-    /// Texts by clip name (the raw file is named after the clip's index).
-    func byName(_ set: [RecognitionCorpus.Clip]) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: zip(set.map(\.name), map(\.text)))
-    }
-}
-
-/// The installed Whisper parts, and the stock baseline run with the worker's own environment.
-struct WhisperBenchSetup {
-    var installation: WhisperInstallation
-
-    static func discover() throws -> WhisperBenchSetup {
-        let repository = FileManager.default.currentDirectoryPath
-        let installation = WhisperInstallation.discover(shipped: "\(repository)/dictionaries",
-                                                        models: DataDirectories.defaultModels(),
-                                                        dataHome: DataDirectories.personalData())
-        if let problem = installation.problem { throw ValidationError("\(problem) is missing; run make models") }
-        return WhisperBenchSetup(installation: installation)
-    }
-
-    /// Runs `benchmarks/stock_whisper.py` over the clips, written as raw files in a temporary folder,
-    /// with `environment` added to this process's.
-    func stock(_ set: [RecognitionCorpus.Clip], passes: Int, environment: [String: String] = [:]) throws -> [StockResult] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-whisper-bench-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let paths = try set.enumerated().map { index, clip in
-            let path = directory.appendingPathComponent("\(index).raw").path
-            let samples = clip.audio.samples + (clip.tail ?? [])
-            try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
-            return path
-        }
-        let output = try ProcessRunner.run([installation.python, "benchmarks/stock_whisper.py", "--passes", String(passes),
-                                            installation.models[0].path] + paths,
-                                        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                                        timeout: 3600)
-        guard output.status == 0 else { throw ValidationError("stock_whisper.py failed: \(output.stderr)") }
-        let data = Data(output.stdout.utf8)
-        return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(StockResult.self, from: Data($0)) }
     }
 }

@@ -42,7 +42,7 @@ struct GlossaryPair: ParsableArguments {
             _ = try translator.direction(from: source, to: target)
         } catch {
             guard let route = try? translator.route(from: source, to: target), !route.isDirect else { throw error }
-            let through = route.pivots.map(ApertiumLanguageCode.englishName).joined(separator: " and then ")
+            let through = route.pivots.map(ApertiumLanguageCodes.englishName).joined(separator: " and then ")
             throw GlossaryError.pivotedPair(pair: "\(source.language) → \(target.language)", route: through)
         }
         return (source.language, target.language)

@@ -98,7 +98,7 @@ struct Inventory {
             .compactMap { code, route in
                 let target = ApertiumLanguageCodes.locale(forCode: code, variant: nil, catalog: locales.catalog)
                 guard target.language != locale.language, !direct.contains(target.language) else { return nil }
-                return (target, route.pivots.map(ApertiumLanguageCode.short))
+                return (target, route.pivots.map(ApertiumLanguageCodes.short))
             }
     }
 

@@ -84,7 +84,7 @@ struct TranslateCommand: AsyncParsableCommand {
         let route = try translator.route(from: source, to: target)
         if !route.isDirect, !json {
             printError("note: no direct Apertium pair from \(source) to \(target); translating through "
-                + route.pivots.map(ApertiumLanguageCode.englishName).joined(separator: " and then ") + " (\(route.name))")
+                + route.pivots.map(ApertiumLanguageCodes.englishName).joined(separator: " and then ") + " (\(route.name))")
         }
         let glossaries = noGlossary ? nil : GlossaryStore(directory: try common.directories().user)
         return (GlossaryTranslator(wrapping: translator, store: glossaries), source, target)

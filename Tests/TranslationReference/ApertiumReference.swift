@@ -34,6 +34,6 @@ public enum ApertiumReference {
     /// The ISO 639-1 code of a direction's target language: `es` for `eng-spa`, `en` for `spa-eng_US`, `es` for `fr-es`.
     public static func targetLanguage(of direction: String) -> String {
         let target = direction.split(separator: "-").last.map { String($0.split(separator: "_")[0]) } ?? direction
-        return ApertiumLanguageCode.short(target)
+        return ApertiumLanguageCodes.short(target)
     }
 }

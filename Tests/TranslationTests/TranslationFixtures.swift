@@ -62,7 +62,7 @@ enum TranslationFixtures {
     /// What `apertium -u DIRECTION` prints for `text`, tidied by the shipped clean-up for the direction's target.
     static func cleanedApertium(_ direction: String, _ text: String) throws -> String {
         let target = direction.split(separator: "-").last.map { String($0.split(separator: "_")[0]) } ?? direction
-        return cleanup.apply(to: try apertium(direction, text), language: ApertiumLanguageCode.short(target)).text
+        return cleanup.apply(to: try apertium(direction, text), language: ApertiumLanguageCodes.short(target)).text
     }
 
     /// What `printf '%s\n' TEXT | apertium [-u] DIRECTION` prints, trimmed: spawned anew for every call.

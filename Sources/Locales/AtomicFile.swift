@@ -1,5 +1,4 @@
 import Foundation
-import Locales
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +21,7 @@ public enum AtomicFile {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw errno == ENOENT ? PronunciationError.fileFailure(path: path, reason: "cannot be written, its directory does not exist")
+            throw errno == ENOENT ? FileWriteError.failure(path: path, reason: "cannot be written, its directory does not exist")
                                   : failure(path, "cannot be written")
         }
         do {
@@ -44,7 +43,7 @@ public enum AtomicFile {
     }
 
     /// The path a write to `path` must replace: the end of its chain of symlinks
-    /// (which may not exist yet). Throws `notRegularFile` for anything else.
+    /// (which may not exist yet). Throws `FileWriteError.notRegularFile` for anything else.
     static func destination(of path: String) throws -> String {
         var current = path
         for _ in 0..<40 {
@@ -59,10 +58,10 @@ public enum AtomicFile {
             case S_IFLNK:
                 current = try linkTarget(current)
             default:
-                throw PronunciationError.notRegularFile(path: current, kind: DataFile.fileKind(info.st_mode))
+                throw FileWriteError.notRegularFile(path: current, kind: DataFile.fileKind(info.st_mode))
             }
         }
-        throw PronunciationError.fileFailure(path: path, reason: "is a chain of too many symlinks (or a loop)")
+        throw FileWriteError.failure(path: path, reason: "is a chain of too many symlinks (or a loop)")
     }
 
     /// What the symlink at `path` points to, relative to the link's own directory.
@@ -111,7 +110,7 @@ public enum AtomicFile {
         close(descriptor)
     }
 
-    private static func failure(_ path: String, _ what: String) -> PronunciationError {
-        .fileFailure(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+    private static func failure(_ path: String, _ what: String) -> FileWriteError {
+        .failure(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
     }
 }
