@@ -77,6 +77,7 @@ func counted(_ count: Int, _ one: String, _ many: String) -> String {
 /// ignored (there is nowhere left to report it), never a crash.
 func printError(_ message: String) {
     let bytes = Array("parley: \(message)\n".utf8)
+    if let capture = CommandCapture.current { return capture.append(bytes) }
     var offset = 0
     while offset < bytes.count {
         let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

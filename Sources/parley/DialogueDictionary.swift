@@ -1,38 +1,47 @@
+import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
 import Pronunciation
 import Synthesis
 
-/// `:dict …` (and `:glossary …`, with `command`) in the dialogue: runs `parley dict …` as a child of this same
-/// binary and returns what it printed. The dictionary commands print as they
-/// go and save atomically; in a child process their output cannot cut through
-/// the prompt, and the REPL shows it as one block.
+/// `:dict …` (and `:glossary …`, with `command`) in the dialogue: runs `parley dict …` in this
+/// process, as the command value the command line would parse, and returns what it printed.
+/// The dictionary commands print as they go and save atomically; their output is captured
+/// (`CommandCapture`), so it never cuts through the prompt and the REPL shows it as one block.
+/// A failure is the REPL's one error line (`replError`), and changes nothing.
 func runDictionaryCommand(_ arguments: [String], dictionaries: String?, command: String = "dict") async -> String {
-    guard let executable = DataDirectories.currentExecutablePath() else {
-        return "error: cannot find the parley binary to run `parley \(command)`"
-    }
     let extra = dictionaries.map { ["--dictionaries", $0] } ?? []
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [command] + arguments + (arguments.count >= 2 ? extra : [])
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    return await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            do {
-                try process.run()
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                continuation.resume(returning: process.terminationStatus == 0 ? text : replError(text))
-            } catch {
-                continuation.resume(returning: "error: cannot run `parley \(command)`: \(error)")
-            }
-        }
+    let capture = CommandCapture()
+    let succeeded = await CommandCapture.$current.withValue(capture) {
+        await runParsed([command] + arguments + (arguments.count >= 2 ? extra : []))
     }
+    let text = capture.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return succeeded ? text : replError(text)
+}
+
+/// Parses `arguments` as `parley ARGUMENTS` would and runs the command, printing what the
+/// binary prints for an error or for `--help`; whether it succeeded.
+private func runParsed(_ arguments: [String]) async -> Bool {
+    do {
+        var parsed = try Parley.parseAsRoot(arguments)
+        if var command = parsed as? any AsyncParsableCommand { try await command.run() } else { try parsed.run() }
+        return true
+    } catch {
+        let message = Parley.fullMessage(for: error)
+        let success = Parley.exitCode(for: error).isSuccess
+        if success {
+            if !message.isEmpty { try? StandardOutput.print(message) }
+        } else if !message.isEmpty {
+            printRaw(message)
+        }
+        return success
+    }
+}
+
+/// Writes `message` as ArgumentParser writes an error, without the `parley: ` prefix.
+private func printRaw(_ message: String) {
+    CommandCapture.current?.append(Array((message + "\n").utf8))
 }
 
 /// Gives `synthesizer` the dictionaries as they are after a `:dict` command, so the next

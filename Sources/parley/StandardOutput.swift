@@ -40,6 +40,7 @@ enum StandardOutput {
     }
 
     private static func write(_ bytes: [UInt8]) throws {
+        if let capture = CommandCapture.current { return capture.append(bytes) }
         guard !closedAtStart else { throw StandardOutputError(reason: "it was closed when Parley started") }
         var offset = 0
         while offset < bytes.count {
