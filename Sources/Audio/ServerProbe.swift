@@ -39,36 +39,8 @@ public enum ServerProbe {
     /// Connects to `server` (nil: `$PULSE_SERVER` or the default), reads the server info,
     /// and disconnects; fails within `timeout` seconds.
     public static func probe(server: String? = nil, timeout: Double = 3) throws -> AudioServerInfo {
-        guard let mainloop = PulseMainloop() else {
-            throw AudioServerUnavailable(server: server, reason: "libpulse could not create a mainloop")
-        }
-        guard let context = PulseContext(api: mainloop.api, name: "Parley doctor") else {
-            throw AudioServerUnavailable(server: server, reason: "libpulse could not create a context")
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        func iterate(until done: () -> Bool) -> Bool {
-            while !done() {
-                guard Date() < deadline else { return false }
-                mainloop.prepare(timeoutMicroseconds: 50_000)
-                mainloop.poll()
-                mainloop.dispatch()
-            }
-            return true
-        }
-        do {
-            try context.connect(server: server)
-        } catch {
-            throw AudioServerUnavailable(server: server, reason: String(describing: error))
-        }
-        defer { context.disconnect() }
-        let settled = iterate { context.state != .pending }
-        guard settled, context.state == .ready else {
-            let reason = settled ? context.lastError.description : "timed out"
-            throw AudioServerUnavailable(server: server, reason: reason)
-        }
-        var answer: AudioServerInfo??
-        let operation = context.serverInfo { answer = .some($0) }
-        guard iterate(until: { answer != nil || operation == nil }), let info = answer ?? nil else {
+        let connection = try OneShotConnection(server: server, name: "Parley doctor", timeout: timeout)
+        guard let info = connection.answer({ context, answer in context.serverInfo(answer) }) ?? nil else {
             throw AudioServerUnavailable(server: server, reason: "the server did not describe itself")
         }
         return info

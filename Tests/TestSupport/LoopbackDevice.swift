@@ -46,6 +46,11 @@ public final class Recording: Sendable {
     private let process: Process
     private let file: String
 
+    /// Starts recording any source, as `LoopbackDevice.startRecording` records its monitor.
+    public convenience init(source: String) throws {
+        try self.init(monitor: source)
+    }
+
     init(monitor: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
         process = try ProcessRunner.start(
