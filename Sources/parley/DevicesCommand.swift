@@ -10,7 +10,8 @@ struct DevicesCommand: AsyncParsableCommand {
         abstract: "List the audio server's speakers (sinks) and microphones (sources).",
         discussion: """
             The names in the first column are what --sink and --source accept; the server's \
-            defaults are marked. Monitors hear what a sink plays.
+            defaults are marked. Monitors hear what a sink plays. The echo canceller a \
+            conversation with --echo-cancel on loads is marked as Parley's.
             """)
 
     @OptionGroup var common: CommonOptions
@@ -36,7 +37,8 @@ struct DevicesCommand: AsyncParsableCommand {
     private func printTable(_ devices: [AudioDevice]) throws {
         let table = TextTable(header: ["name", "kind", "default", "format", "description"])
         for device in devices {
-            let kind = device.kind == .sink ? "sink" : device.isMonitor ? "source (monitor)" : "source"
+            var kind = device.kind == .sink ? "sink" : device.isMonitor ? "source (monitor)" : "source"
+            if device.name.hasPrefix("\(EchoCanceller.prefix).") { kind += ", Parley's echo canceller" }
             table.add([device.name, kind, device.isDefault ? "yes" : "-",
                        "\(device.sampleRate) Hz, \(device.channels) ch", device.description])
         }

@@ -46,6 +46,16 @@ struct DialogueCommand: AsyncParsableCommand {
         case alternate, auto
     }
 
+    @Option(name: .customLong("echo-cancel"),
+            help: ArgumentHelp("Record and play through the audio server's echo canceller (module-echo-cancel): on, off, or auto (on when the server offers one). The microphone still closes while Parley speaks.",
+                               valueName: "auto|on|off"))
+    var echoCancel: EchoCancelOption = .off
+
+    /// `--echo-cancel`.
+    enum EchoCancelOption: String, ExpressibleByArgument, CaseIterable {
+        case auto, on, off
+    }
+
     @Flag(name: .customLong("typed-only"), help: "Never open the microphone.")
     var typedOnly = false
 

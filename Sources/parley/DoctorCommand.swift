@@ -26,24 +26,27 @@ struct DoctorCommand: AsyncParsableCommand {
         var ok: Bool
         var detail: String
         var remedy: String
+        /// Whether Parley needs the part; a part it can do without reads "unavailable", not MISSING.
+        var required = true
     }
 
     func run() async throws {
         let checks = try await reportingFailure { try await gatherChecks() }
         let table = TextTable(header: ["part", "status", "detail"])
         for check in checks {
-            table.add([check.part, check.ok ? "ok" : "MISSING", check.detail])
+            table.add([check.part, check.ok ? "ok" : check.required ? "MISSING" : "unavailable", check.detail])
         }
         try StandardOutput.print(table.render(), terminator: "")
-        if let failed = checks.first(where: { !$0.ok }) {
-            printError("\(checks.filter { !$0.ok }.map(\.part).joined(separator: ", ")) not usable: \(failed.remedy)")
+        let missing = checks.filter { !$0.ok && $0.required }
+        if let failed = missing.first {
+            printError("\(missing.map(\.part).joined(separator: ", ")) not usable: \(failed.remedy)")
             throw ExitCode.failure
         }
     }
 
     private func gatherChecks() async throws -> [Check] {
         let inventory = try await Inventory.gather(common)
-        return [await audioCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
+        return [await audioCheck(), echoCancellerCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
                 await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
     }
 
@@ -59,6 +62,22 @@ struct DoctorCommand: AsyncParsableCommand {
         } catch {
             return Check(part: "PulseAudio", ok: false, detail: "\(error)",
                          remedy: "apt-get install pulseaudio, start it, check --source and --sink, or use --typed-only")
+        }
+    }
+
+    /// Loads the server's echo canceller between `--source` and `--sink` (or the defaults) and
+    /// unloads it again; on the way, cancellers left by Parley processes that are gone are removed.
+    private func echoCancellerCheck() -> Check {
+        let server = common.server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        do {
+            let canceller = try EchoCanceller.load(server: server, source: common.source, sink: common.sink)
+            canceller.unload(server: server)
+            return Check(part: "echo canceller", ok: true,
+                         detail: "module-echo-cancel (WebRTC) loads; `parley dialog --echo-cancel on` records through it",
+                         remedy: "", required: false)
+        } catch {
+            return Check(part: "echo canceller", ok: false, detail: "\(error)",
+                         remedy: "load module-echo-cancel in the audio server, or use --echo-cancel off", required: false)
         }
     }
 

@@ -35,7 +35,7 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
     let synthesizer = makeSynthesizer(request)
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
     async let recognition = makeRecognizer(request)
-    let (session, audioLimits) = await openAudioSession(request)
+    let (session, canceller, audioLimits) = await openAudioSession(request)
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
     let stages = DialogueStages(
@@ -46,6 +46,7 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
         limitations: audioLimits + recognitionLimits,
         shutdown: {
             await session?.close()
+            await canceller?.unloading(server: request.command.common.server)
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
@@ -102,17 +103,31 @@ private func makeRecognizer(_ request: StageRequest) async -> (RecognizerRouter?
     return (router, limitations)
 }
 
-/// The one audio session of the conversation, or a limitation saying why there is none.
-private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, [String]) {
+/// The one audio session of the conversation, through the echo canceller `--echo-cancel` asks
+/// for, or a limitation saying why there is none.
+private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, EchoCanceller?, [String]) {
     let command = request.command
-    guard !command.typedOnly || !command.mute else { return (nil, []) }
-    let session = AudioSession(options: command.common.audioSessionOptions(), logger: Logger(label: "parley.audio"))
+    guard !command.typedOnly || !command.mute else { return (nil, nil, []) }
+    var options = command.common.audioSessionOptions()
+    var limitations: [String] = []
+    var canceller: EchoCanceller?
+    if command.echoCancel != .off, !command.typedOnly {
+        do {
+            canceller = try await EchoCanceller.loading(server: options.server, source: options.source, sink: options.sink)
+            options.source = canceller?.source
+            options.sink = canceller?.sink
+        } catch where command.echoCancel == .on {
+            limitations.append("\(error); the microphone closes while Parley speaks")
+        } catch {}
+    }
+    let session = AudioSession(options: options, logger: Logger(label: "parley.audio"))
     do {
         try await session.open()
-        return (session, [])
+        return (session, canceller, limitations)
     } catch let unavailable as AudioServerUnavailable where command.typedOnly {
-        return (nil, [unavailable.described(offering: "--mute")])
+        return (nil, nil, [unavailable.described(offering: "--mute")])
     } catch {
-        return (nil, ["\(error); lines are typed and translations printed"])
+        await canceller?.unloading(server: options.server)
+        return (nil, nil, limitations + ["\(error); lines are typed and translations printed"])
     }
 }

@@ -8,9 +8,12 @@ import TestSupport
         let output = try ProcessRunner.parley(["doctor"])
         #expect(output.status == 0, "doctor failed: \(output.stderr)")
         let parts = output.stdout.split(separator: "\n").dropFirst().map { line in
-            ["PulseAudio", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"].first { line.hasPrefix($0) }
+            ["PulseAudio", "echo canceller", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"].first { line.hasPrefix($0) }
         }
-        #expect(parts == ["PulseAudio", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"])
+        #expect(parts == ["PulseAudio", "echo canceller", "eSpeak NG", "PocketSphinx", "Whisper", "Apertium", "readline"])
+        let echoRow = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("echo canceller") })
+        #expect(echoRow.contains(" ok ") && echoRow.contains("module-echo-cancel"), "\(echoRow)")
+
         #expect(output.stdout.contains("model whisper-base (SHA-256 verified); 99 languages"))
         #expect(output.stdout.contains("sink parley_speaker; source parley_mic.monitor"))
         #expect(output.stdout.contains("models: en-US"))
@@ -38,6 +41,8 @@ import TestSupport
         #expect(pulseRow?.contains("unix:/nonexistent/parley/native") == true)
         #expect(output.stderr.hasPrefix("parley: PulseAudio not usable"))
         #expect(output.stderr.split(separator: "\n").count == 1)
+        let echoRow = output.stdout.split(separator: "\n").first { $0.hasPrefix("echo canceller") }
+        #expect(echoRow?.contains("unavailable") == true, "an optional part is not MISSING: \(output.stdout)")
     }
 
     @Test func languagesReportsWhatIsInstalled() throws {
