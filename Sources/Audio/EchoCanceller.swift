@@ -32,10 +32,14 @@ public struct EchoCanceller: Sendable, Equatable {
         let owner = getpid()
         let name = "\(prefix).\(hostLabel).\(owner).\(startTime(of: owner) ?? 0)"
         var arguments = ["aec_method=webrtc", "source_name=\(name).source", "sink_name=\(name).sink", "use_master_format=1"]
-        // PulseAudio's WebRTC canceller needs its extended filter for echo paths past about
-        // 60 ms; pipewire-pulse takes no such argument (its canceller has its own settings).
+        // PulseAudio's WebRTC canceller: its extended filter for echo paths past about 60 ms, and
+        // no gain control, whose analog half turns the microphone's own volume down (to 33 %,
+        // left so after unloading) and whose digital half would reshape the speech Parley hears.
+        // pipewire-pulse takes no such arguments (its canceller has its own settings).
         let info = connection.answer { context, answer in context.serverInfo(answer) } ?? nil
-        if !(info?.serverName.contains("PipeWire") ?? false) { arguments.append("aec_args=\"extended_filter=1\"") }
+        if !(info?.serverName.contains("PipeWire") ?? false) {
+            arguments.append("aec_args=\"extended_filter=1 analog_gain_control=0 digital_gain_control=0\"")
+        }
         if let source { arguments.append("source_master=\(source)") }
         if let sink { arguments.append("sink_master=\(sink)") }
         let index = connection.answer { context, answer in

@@ -18,4 +18,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     SoakBenchmark.self,
     WhisperSoakBenchmark.self,
     WhisperLongBenchmark.self,
+    EchoBenchmark.self,
 ]

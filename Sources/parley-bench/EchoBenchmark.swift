@@ -1,0 +1,143 @@
+import Audio
+import ArgumentParser
+import Foundation
+import ProcessHarness
+
+/// `parley-bench echo`: what the server's echo canceller takes out of a spoken translation's
+/// echo, on PulseAudio and on pipewire-pulse. A room is a loopback from the speaker's monitor
+/// into the microphone, 40 or 100 ms late; a Spanish translation (`parley say --out`) plays
+/// through the canceller at two levels; the raw microphone (what Parley hears without the
+/// canceller) and the canceller's source are recorded side by side.
+struct EchoBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "echo",
+        abstract: "Echo return loss enhancement of the server's echo canceller, on PulseAudio and pipewire-pulse.")
+
+    @Flag(name: .customLong("this-server-only"), help: "Measure on the current server only and print the rows as JSON.")
+    var thisServerOnly = false
+
+    /// One measurement: a room, a level, and what each recording held.
+    struct Row: Codable {
+        var server: String
+        var latency: Int
+        var level: String
+        var echoRMS: Double
+        var residualRMS: Double
+        var echoWords: Int
+        var residualWords: Int
+        var erle: Double { 20 * log10(echoRMS / max(residualRMS, 0.5)) }
+    }
+
+    static let sentence = "La estación de tren está al final de esta calle, a la derecha, después del puente y del mercado."
+
+    func run() async throws {
+        let rows = try measureHere()
+        if thisServerOnly {
+            for row in rows { print(String(decoding: try JSONEncoder().encode(row), as: UTF8.self)) }
+            return
+        }
+        let bench = Bundle.main.executableURL!.path
+        let other = try ProcessRunner.run(["scripts/with-test-server.sh", "--pipewire", bench, "echo", "--this-server-only"],
+                                          timeout: 1_800)
+        guard other.status == 0 else { throw BenchmarkFailure("the pipewire-pulse run failed: \(other.stderr.suffix(2_000))") }
+        let pipewire = try other.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+            .map { try JSONDecoder().decode(Row.self, from: Data($0.utf8)) }
+        try report(rows + pipewire)
+    }
+
+    /// Every room and level on the server the environment names.
+    private func measureHere() throws -> [Row] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-echo-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let speech = directory.appendingPathComponent("translation.wav").path
+        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let said = try ProcessRunner.run([parley, "say", "--locale", "es-ES", "--out", speech, Self.sentence])
+        guard said.status == 0 else { throw BenchmarkFailure("parley say failed: \(said.stderr)") }
+        let quieter = directory.appendingPathComponent("translation-12dB.wav").path
+        let lowered = try ProcessRunner.run(["sox", speech, quieter, "vol", "-12dB"])
+        guard lowered.status == 0 else { throw BenchmarkFailure("sox failed: \(lowered.stderr)") }
+        let server = try ServerProbe.probe().serverName
+        var rows: [Row] = []
+        for latency in [40, 100] {
+            for (level, file) in [("as spoken", speech), ("12 dB lower", quieter)] {
+                var row = try measure(file, latency: latency, in: directory)
+                (row.server, row.level) = (server.contains("PipeWire") ? "pipewire-pulse" : "PulseAudio", level)
+                row.echoWords = try words("\(directory.path)/raw.raw", parley)
+                row.residualWords = try words("\(directory.path)/cancelled.raw", parley)
+                progress("echo", "\(row.server), \(latency) ms, \(level): \(String(format: "%.1f", row.erle)) dB")
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// One playback of `speech` through a fresh room and canceller; the recordings stay in `directory`.
+    private func measure(_ speech: String, latency: Int, in directory: URL) throws -> Row {
+        let label = UUID().uuidString.prefix(8).lowercased()
+        let microphone = try NullSink(name: "parley_bench_ecmic_\(label)", format: NullSink.format())
+        let speaker = try NullSink(name: "parley_bench_ecspk_\(label)", format: NullSink.format())
+        defer { speaker.unload(); microphone.unload() }
+        let room = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(speaker.monitor)",
+                                          "sink=\(microphone.name)", "latency_msec=\(latency)"])
+        guard room.status == 0 else { throw BenchmarkFailure("no loopback: \(room.stderr)") }
+        defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) }
+        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
+        defer { canceller.unload(server: nil) }
+        let raw = try recorder(microphone.monitor, to: "\(directory.path)/raw.raw")
+        let cancelled = try recorder(canceller.source, to: "\(directory.path)/cancelled.raw")
+        let played = try ProcessRunner.run(["paplay", "--device=\(canceller.sink)", speech])
+        guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
+        Thread.sleep(forTimeInterval: 0.5)
+        for process in [raw, cancelled] { ProcessRunner.stop(process) }
+        // The canceller converges within its first second or two: the level is read after 2 s.
+        let echo = try rms("\(directory.path)/raw.raw"), residual = try rms("\(directory.path)/cancelled.raw")
+        return Row(server: "", latency: latency, level: "", echoRMS: echo, residualRMS: residual, echoWords: 0, residualWords: 0)
+    }
+
+    /// `parec` of `source` into `path` (16 kHz mono), returning once samples arrive.
+    private func recorder(_ source: String, to path: String) throws -> Process {
+        try? FileManager.default.removeItem(atPath: path)
+        let process = try ProcessRunner.start(["parec", "--device=\(source)", "--raw", "--rate=16000", "--channels=1",
+                                               "--format=s16le", "--latency-msec=10", path])
+        let deadline = Date().addingTimeInterval(20)
+        while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
+            guard process.isRunning, Date() < deadline else { throw BenchmarkFailure("parec did not start on \(source)") }
+            usleep(10_000)
+        }
+        return process
+    }
+
+    private func rms(_ path: String) throws -> Double {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.dropFirst(32_000)
+        guard !samples.isEmpty else { return 0 }
+        return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+    }
+
+    /// How many words `parley listen --recognizer whisper --locale en-US` reads in the recording at `path`.
+    private func words(_ path: String, _ parley: String) throws -> Int {
+        let heard = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
+                                          timeout: 300)
+        return heard.stdout.split(whereSeparator: { $0.isWhitespace }).count
+    }
+
+    private func report(_ rows: [Row]) throws {
+        var report = BenchmarkReport(area: "echo", title: "Echo cancellation",
+                                     command: "scripts/with-test-server.sh scripts/bench.sh echo")
+        report.add("A room made of `module-loopback` from the speaker's monitor into the microphone (a null sink), "
+            + "40 or 100 ms late. Parley's echo canceller (`EchoCanceller`: module-echo-cancel, WebRTC) sits between them; "
+            + "a Spanish translation (`parley say --locale es-ES`, \(Self.sentence.split(separator: " ").count) words) plays "
+            + "into it with paplay as `parley say` makes it and 12 dB lower (sox). The raw microphone is what Parley would hear without the "
+            + "canceller; the canceller's source is what it hears with it. Echo return loss enhancement (ERLE) is the RMS "
+            + "ratio after the first 2 s (convergence). Words: what `parley listen --recognizer whisper --locale en-US` "
+            + "reads in each recording — residual echo that turns into words is what a second guard must stop.")
+        report.add("")
+        report.addTable(header: ["server", "room delay", "level", "echo RMS (raw mic)", "after the canceller", "ERLE",
+                                 "words read in the raw echo", "in the residual"], rows: rows.map { row in
+            [row.server, "\(row.latency) ms", row.level, String(format: "%.1f", row.echoRMS), String(format: "%.1f", row.residualRMS),
+             String(format: "%.1f dB", row.erle), "\(row.echoWords)", "\(row.residualWords)"]
+        })
+        try report.write()
+    }
+}
