@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
 
 /// `parley-bench recognition`: real-time factor, endpoint → final latency and word error

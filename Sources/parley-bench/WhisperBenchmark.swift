@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
+import WhisperRecognition
 
 /// `parley-bench whisper`: Parley's Whisper path against stock faster-whisper
 /// `transcribe` on the same model, and PocketSphinx, on the human recordings,

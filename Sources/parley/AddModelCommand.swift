@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// `parley models add DIR`.
 struct AddModel: AsyncParsableCommand {

@@ -1,9 +1,11 @@
 import Audio
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
 import Synthesis
 import Translation
+import WhisperRecognition
 
 /// What is installed, engine by engine: the facts behind `doctor` and `languages`.
 ///

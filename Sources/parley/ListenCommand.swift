@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
+import WhisperRecognition
 
 /// `parley listen`: speech to text, from a file or the microphone.
 struct ListenCommand: AsyncParsableCommand {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// `parley models`: the installed speech models, and adding one.
 struct ModelsCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// No installed recognizer hears a locale: what is missing, in words, and what would serve it.
 struct UnservedRecognition: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WhisperRecognition
 @testable import Recognition
 import TestSupport
 

@@ -2,7 +2,9 @@ import Foundation
 import Locales
 import ParleyCore
 import Testing
+@testable import PocketSphinxRecognition
 @testable import Recognition
+import RecognitionTestSupport
 import TestSupport
 
 extension RecognitionEngineTests {

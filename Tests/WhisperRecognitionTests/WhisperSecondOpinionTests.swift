@@ -1,6 +1,7 @@
 import Foundation
 import Locales
 import ParleyCore
+@testable import WhisperRecognition
 @testable import Recognition
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Locales
 import ParleyCore
+@testable import WhisperRecognition
 @testable import Recognition
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Testing
-@testable import Recognition
+@testable import WhisperRecognition
 
 /// Long utterances cut into encoder windows, their answers joined, and the reading said twice
 /// that goes to the full window: pure logic, no model.

@@ -1,4 +1,5 @@
 import ParleyCore
+import Recognition
 
 /// Turns a failed model load into an error that names the file at fault.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Locales
 import ParleyCore
-@testable import Recognition
+@testable import WhisperRecognition
 import TestSupport
 import Testing
 

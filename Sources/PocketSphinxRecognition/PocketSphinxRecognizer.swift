@@ -2,6 +2,7 @@ import Foundation
 public import Locales
 public import Logging
 public import ParleyCore
+public import Recognition
 import Synchronization
 
 /// Speech recognition with PocketSphinx: one decoder per locale, loaded on

@@ -1,7 +1,9 @@
 import Foundation
 import ParleyCore
 import Testing
+import RecognitionTestSupport
 import TestSupport
+@testable import WhisperRecognition
 @testable import Recognition
 
 /// An utterance longer than the encoder's window, decoded whole (a dialogue turn's final decode)

@@ -1,4 +1,5 @@
 import ParleyCore
+import Recognition
 
 /// The utterance a request has open on a locale decoder, and how far it has got.
 struct OpenUtterance {

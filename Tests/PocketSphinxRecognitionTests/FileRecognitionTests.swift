@@ -1,7 +1,9 @@
 import Foundation
 import ParleyCore
 import Testing
+@testable import PocketSphinxRecognition
 @testable import Recognition
+import RecognitionTestSupport
 import TestSupport
 
 extension RecognitionEngineTests {

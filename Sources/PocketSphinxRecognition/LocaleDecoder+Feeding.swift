@@ -1,4 +1,5 @@
 import ParleyCore
+import Recognition
 
 /// Feeding a request's utterance, on the decoder's thread.
 ///

@@ -1,6 +1,7 @@
 import CPocketSphinx
 import Foundation
 import ParleyCore
+import Recognition
 
 /// One PocketSphinx decoder (`ps_decoder_t`) and the only place its C
 /// functions are called.

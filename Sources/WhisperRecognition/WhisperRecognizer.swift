@@ -1,6 +1,7 @@
 import Foundation
 import Locales
 public import ParleyCore
+public import Recognition
 import Synchronization
 
 /// Speech recognition with Whisper, in every language of its model, through

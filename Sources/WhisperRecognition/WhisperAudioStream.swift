@@ -1,4 +1,5 @@
 import ParleyCore
+import Recognition
 
 /// What the detector and the audio carry from one utterance to the next in
 /// one audio stream: the noise estimate, the samples that followed the last

@@ -1,4 +1,5 @@
 public import ParleyCore
+import Recognition
 
 /// One utterance recognized by Whisper.
 ///

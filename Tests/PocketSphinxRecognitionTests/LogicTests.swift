@@ -1,6 +1,8 @@
 import ParleyCore
 import Testing
+@testable import PocketSphinxRecognition
 @testable import Recognition
+import RecognitionTestSupport
 
 /// The pure parts: result assembly, utterance tracking, decoder settings, downmixing.
 struct RecognitionLogicTests {

@@ -1,4 +1,5 @@
 import ParleyCore
+import Recognition
 
 /// Which PocketSphinx search serves each hint, defining grammars on first use.
 ///

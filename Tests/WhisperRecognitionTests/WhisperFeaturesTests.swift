@@ -1,6 +1,6 @@
 import Foundation
 import Locales
-@testable import Recognition
+@testable import WhisperRecognition
 import TestSupport
 import Testing
 

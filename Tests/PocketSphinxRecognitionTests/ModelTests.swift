@@ -1,7 +1,9 @@
 import Foundation
 import ParleyCore
 import Testing
+@testable import PocketSphinxRecognition
 @testable import Recognition
+import RecognitionTestSupport
 import TestSupport
 
 /// A user models directory with one locale folder made of the packaged model's files.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Recognition
+@testable import PocketSphinxRecognition
 
 /// Every test that decodes: one suite, run one test at a time, because the
 /// tests share one recognizer (one decoder per locale, as in the product)
