@@ -9,7 +9,7 @@ import Synchronization
 /// first use and kept for every later request, each on its own thread.
 ///
 /// ```swift
-/// let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+/// let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
 /// let request = try await recognizer.makeRequest(locale: LocaleTag("en-US")!, options: .init())
 /// for chunk in chunks { events += try await request.append(chunk) }
 /// ```
@@ -19,7 +19,7 @@ import Synchronization
 /// request asking for another endpoint reloads that locale's decoder once.
 public final class PocketSphinxRecognizer: SpeechRecognizer, StreamingRecognizer, Sendable {
     /// The installed models.
-    public let models: ModelRegistry
+    public let models: PocketSphinxModelRegistry
     private let priorities: PriorityTable
     private let flatLexiconPass: Bool
     private let maximumActiveHMMs: Int
@@ -37,7 +37,7 @@ public final class PocketSphinxRecognizer: SpeechRecognizer, StreamingRecognizer
     /// `maximumActiveHMMs` bounds the first pass (`-maxhmmpf`, 6000 by default, 30000 is
     /// PocketSphinx's own). Model loads and their failures are logged to `logger`; PocketSphinx's
     /// own log is silenced.
-    public init(models: ModelRegistry, priorities: PriorityTable = PriorityTable(), flatLexiconPass: Bool = false,
+    public init(models: PocketSphinxModelRegistry, priorities: PriorityTable = PriorityTable(), flatLexiconPass: Bool = false,
                 maximumActiveHMMs: Int = PocketSphinxRecognizer.defaultMaximumActiveHMMs,
                 logger: Logger = Logger(label: "parley.recognition")) {
         self.models = models

@@ -74,7 +74,7 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
             Logger(label: "parley.recognition").debug("Whisper is not used: \(error)")
         }
     }
-    let pocketsphinx = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: directories.models), priorities: priorities)
+    let pocketsphinx = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: directories.models), priorities: priorities)
     return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, preferences: preferences,
                             forced: choice.recognizer)
 }

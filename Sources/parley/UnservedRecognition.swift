@@ -20,7 +20,7 @@ struct UnservedRecognition: Error, CustomStringConvertible {
 
     /// The facts for `locale` from the installation Parley found.
     init(locale: LocaleTag, registry: LocaleRegistry, installation: WhisperInstallation,
-         models: ModelRegistry, whisperExcluded: Bool) {
+         models: PocketSphinxModelRegistry, whisperExcluded: Bool) {
         self.locale = locale
         languageName = registry.names.languageName(locale.language)
         pocketSphinxLocales = models.supportedLocales

@@ -32,7 +32,7 @@ extension RecognitionEngineTests {
     @Test("a bare language resolves through the recognition priority table")
     func bareLanguage() async throws {
         let priorities = PriorityTable([.recognition: ["en": [LocaleTag("en-GB")!, Reference.english]]])
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), priorities: priorities)
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil), priorities: priorities)
         #expect(try recognizer.resolve(LocaleTag("en")!) == Reference.english)
         #expect(await recognizer.isAvailable(LocaleTag("en")!))
     }
@@ -127,7 +127,7 @@ extension RecognitionEngineTests {
         // left on the previous search would be seen.
         let audio = try AudioFileReader.read(Fixtures.recording("something.raw"))
         func alone(_ hint: RecognitionHint) async throws -> String {
-            let fresh = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+            let fresh = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
             let request = try await fresh.makeRequest(locale: Reference.english, options: .init(hint: hint), newStream: true)
             return try await Self.decode(audio, with: request)
         }

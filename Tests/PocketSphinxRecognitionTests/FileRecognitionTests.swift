@@ -88,7 +88,7 @@ extension RecognitionEngineTests {
 
     /// The words of a file decoded by a recognizer that has heard nothing before, like a fresh process.
     static func freshTranscript(_ path: String, hint: RecognitionHint = .dictation) async throws -> [String] {
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
         return try await recognizer.transcribeFile(path, locale: Reference.english, options: RecognitionOptions(hint: hint))
             .map(\.text)
     }

@@ -67,11 +67,11 @@ struct RecognitionLogicTests {
     func commandLineTuningIsTheRecognizers() {
         let tuning = PocketSphinxRecognizer.commandLineTuning(endpointMilliseconds: 300)
         #expect(tuning == ["-fwdflat", "no", "-bestpath", "yes", "-maxhmmpf", "6000", "-vad_postspeech", "30"])
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
         #expect(recognizer.configuration(for: Reference.english, endpointMilliseconds: 300).tuning == tuning)
         #expect(PocketSphinxRecognizer.commandLineTuning() == recognizer.configuration(
             for: Reference.english, endpointMilliseconds: RecognitionOptions().endpointMilliseconds).tuning)
-        let wider = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), flatLexiconPass: true, maximumActiveHMMs: 30_000)
+        let wider = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil), flatLexiconPass: true, maximumActiveHMMs: 30_000)
         #expect(wider.configuration(for: Reference.english, endpointMilliseconds: 300).tuning
             == ["-fwdflat", "yes", "-bestpath", "yes", "-maxhmmpf", "30000", "-vad_postspeech", "30"])
     }

@@ -34,7 +34,7 @@ extension RecognitionEngineTests {
     func userModel() async throws {
         let models = try UserModels(locale: "es-ES")
         defer { models.remove() }
-        let registry = ModelRegistry(userDirectory: models.root.path)
+        let registry = PocketSphinxModelRegistry(userDirectory: models.root.path)
         #expect(registry.supportedLocales == [LocaleTag("en-US")!, LocaleTag("es-ES")!])
         let recognizer = PocketSphinxRecognizer(models: registry)
         let results = try await recognizer.transcribeFile(Fixtures.recording("goforward.raw"), locale: LocaleTag("es-ES")!)
@@ -45,7 +45,7 @@ extension RecognitionEngineTests {
     func missingModelFile(_ name: String) async throws {
         let models = try UserModels(locale: "es-ES")
         defer { models.remove() }
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: models.root.path))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: models.root.path))
         try FileManager.default.removeItem(atPath: models.file(name))
         let error = await #expect(throws: RecognitionError.self) {
             _ = try await recognizer.makeRequest(locale: LocaleTag("es-ES")!, options: .init())
@@ -59,7 +59,7 @@ extension RecognitionEngineTests {
         let models = try UserModels(locale: "es-ES")
         defer { models.remove() }
         try Data("this is not a model\n\u{1}\u{2}\u{3}".utf8).write(to: URL(fileURLWithPath: models.file(name)))
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: models.root.path))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: models.root.path))
         let error = await #expect(throws: RecognitionError.self) {
             _ = try await recognizer.makeRequest(locale: LocaleTag("es-ES")!, options: .init())
         }

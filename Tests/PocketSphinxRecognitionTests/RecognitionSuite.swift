@@ -7,5 +7,5 @@ import Testing
 @Suite(.serialized)
 struct RecognitionEngineTests {
     /// The recognizer every engine test uses, over the packaged en-US model.
-    static let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+    static let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
 }

@@ -35,6 +35,6 @@ extension Reference {
     }
 
     static var englishModel: SpeechModel {
-        ModelRegistry(userDirectory: nil).model(for: english)!
+        PocketSphinxModelRegistry(userDirectory: nil).model(for: english)!
     }
 }

@@ -55,7 +55,7 @@ extension RecognitionEngineTests {
         let output = try ProcessRunner.run(["pocketsphinx_continuous", "-infile", joined, "-logfn", "/dev/null",
                                             "-time", "yes"] + Reference.defaultConfiguration().tuning)
         let expected = Self.utteranceWordStarts(continuousTimes: output.stdout)
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
         let results = try await recognizer.transcribeFile(joined, locale: Reference.english)
         #expect(expected.count == 2)
         let actual = results.map { $0.words.map { ($0.text, Int(($0.start * 100).rounded())) } }

@@ -34,13 +34,14 @@ public struct SpeechModel: Sendable, Equatable {
     }
 }
 
-/// Finds installed speech models: the packaged en-US model, and one folder per
-/// locale in the user's models directory.
+/// Finds installed PocketSphinx models (Whisper's are `WhisperInstallation`'s):
+/// the packaged en-US model, and one folder per locale in the user's models
+/// directory.
 ///
 /// A user model folder is named by its locale (`es-ES`) and holds an acoustic
 /// model folder (any folder containing `mdef`), a language model (`*.lm.bin`,
 /// `*.lm` or `*.arpa`) and a pronunciation dictionary (`*.dict` or `*.dic`).
-public struct ModelRegistry: Sendable {
+public struct PocketSphinxModelRegistry: Sendable {
     /// Where Debian's pocketsphinx-en-us installs the US English model.
     public static let packagedEnglishDirectory = "/usr/share/pocketsphinx/model/en-us"
 
@@ -48,7 +49,7 @@ public struct ModelRegistry: Sendable {
     public private(set) var models: [LocaleTag: SpeechModel]
 
     /// Scans the packaged location and `userDirectory`.
-    public init(userDirectory: String?, packagedEnglishDirectory: String = ModelRegistry.packagedEnglishDirectory) {
+    public init(userDirectory: String?, packagedEnglishDirectory: String = PocketSphinxModelRegistry.packagedEnglishDirectory) {
         models = [:]
         let packaged = SpeechModel(locale: LocaleTag(language: "en", region: "US"),
                                    acousticModel: packagedEnglishDirectory + "/en-us",
