@@ -2,8 +2,8 @@ import Foundation
 import Locales
 
 /// The words of one language, from a word list installed on the machine: the
-/// CMU pronouncing dictionary that comes with the en-US speech model, or a
-/// Debian word list (`/usr/share/dict/american-english`, …).
+/// CMU pronouncing dictionary that comes with PocketSphinx's en-US model
+/// (`cmuDictionaryPath`), or a Debian word list (`/usr/share/dict/american-english`, …).
 ///
 /// Whisper's fast path (a short encoder window) now and then writes a word
 /// that is no word at all ("ill-sposed" for "ill-disposed", "immiable" for
@@ -76,13 +76,17 @@ public struct WordLexicon: Sendable {
         }
     }
 
+    /// The CMU pronouncing dictionary that Debian's `pocketsphinx-en-us` installs beside its
+    /// model. Only the file is shared with PocketSphinx: it is read here as a plain word list,
+    /// and this module has no code dependency on PocketSphinxRecognition.
+    public static let cmuDictionaryPath = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+
     /// Where the word list of each language is looked for, first found wins: the CMU
     /// dictionary of `pocketsphinx-en-us`, then Debian's English word lists. A language with
     /// no entry has no list, so its final results get no word-list second opinion; English
     /// only, for the reason in docs/recognition.md (`wspanish` would give a Spanish list).
     public static let candidatePaths: [String: [String]] = [
-        "en": ["/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict",
-               "/usr/share/dict/american-english", "/usr/share/dict/british-english"],
+        "en": [cmuDictionaryPath, "/usr/share/dict/american-english", "/usr/share/dict/british-english"],
     ]
 
     /// The installed word list for a Whisper language code, or nil when none is installed.
