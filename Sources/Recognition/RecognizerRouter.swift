@@ -20,9 +20,9 @@ public enum RecognizerKind: String, Sendable, Hashable, CaseIterable, Codable {
 /// this module imports neither engine.
 public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Sendable {
     /// Whisper, when installed.
-    public let whisperEngine: (any RoutedPairRecognizer)?
+    package let whisperEngine: (any RoutedPairRecognizer)?
     /// PocketSphinx.
-    public let pocketsphinxEngine: (any RoutedRecognizer)?
+    package let pocketsphinxEngine: (any RoutedRecognizer)?
     /// Whether `--recognizer pocketsphinx` left Whisper out (rather than its not being installed).
     public let whisperLeftOut: Bool
     private let preferences: RecognizerPreferences
