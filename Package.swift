@@ -55,11 +55,36 @@ var targets: [Target] = [
     .testTarget(name: "SynthesisTests", dependencies: ["Synthesis", "TestSupport"], swiftSettings: strict),
 
     // MARK: Recognition
+    // What both engines share: the router, file input, resampling, and the voice activity
+    // detector, which is sphinxbase's front end (fe_t) and so needs CPocketSphinx.
     .target(
         name: "Recognition",
-        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", "CFFTW", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate"],
         swiftSettings: strict),
-    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
+    // One target per engine: a change to one does not recompile the other.
+    .target(
+        name: "PocketSphinxRecognition",
+        dependencies: ["ParleyCore", "Locales", "Recognition", "CPocketSphinx", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    .target(
+        name: "WhisperRecognition",
+        dependencies: ["ParleyCore", "Locales", "Recognition", "CFFTW", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: strict),
+    // The recordings, transcripts and word errors the recognition tests compare against.
+    .target(
+        name: "RecognitionTestSupport", dependencies: ["ParleyCore", "TestSupport"], path: "Tests/RecognitionTestSupport",
+        swiftSettings: strict),
+    .testTarget(
+        name: "RecognitionTests", dependencies: ["Recognition", "RecognitionTestSupport", "TestSupport"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "PocketSphinxRecognitionTests",
+        dependencies: ["PocketSphinxRecognition", "Recognition", "RecognitionTestSupport", "ParleyCoreFakes", "TestSupport"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "WhisperRecognitionTests",
+        dependencies: ["WhisperRecognition", "Recognition", "RecognitionTestSupport", "TestSupport"],
+        swiftSettings: strict),
 
     // MARK: Translation
     .target(name: "CProcessSpawn"),
@@ -104,8 +129,8 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
-            "Pronunciation", "Dialogue", "REPL",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
+            "WhisperRecognition", "Translation", "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -115,7 +140,8 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley-bench",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "ProcessHarness",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
+            "WhisperRecognition", "Translation", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),

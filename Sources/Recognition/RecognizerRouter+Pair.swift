@@ -7,12 +7,12 @@ extension RecognizerRouter: LanguagePairRecognizer {
     public func makePairRequest(first: LocaleTag, second: LocaleTag,
                                 options: RecognitionOptions) async throws -> any RecognitionRequest {
         if let reason = await pairUnavailability(first: first, second: second) { throw reason }
-        return try await whisper!.makePairRequest(first: first, second: second, options: options)
+        return try await whisperEngine!.makePairRequest(first: first, second: second, options: options)
     }
 
     /// Nil when Whisper is here and serves both locales; else the sentence saying why not.
     public func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)? {
-        guard let whisper else {
+        guard let whisper = whisperEngine else {
             if whisperLeftOut { return PairNeedsWhisper() }
             return RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language,",
                                                  remedy: "run `make models`, or use `--turns alternate`")

@@ -14,22 +14,26 @@ public enum RecognizerKind: String, Sendable, Hashable, CaseIterable, Codable {
 /// One recognizer over both engines: each request goes to the engine that
 /// serves its locale best — a person's choice for that locale first, then the
 /// preferences — and a grammar always goes to PocketSphinx, which has them.
+///
+/// It knows the engines only as `RoutedRecognizer`s: the executable builds
+/// them (PocketSphinxRecognition, WhisperRecognition) and hands them in, so
+/// this module imports neither engine.
 public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Sendable {
     /// Whisper, when installed.
-    public let whisper: WhisperRecognizer?
+    package let whisperEngine: (any RoutedPairRecognizer)?
     /// PocketSphinx.
-    public let pocketsphinx: PocketSphinxRecognizer?
+    package let pocketsphinxEngine: (any RoutedRecognizer)?
     /// Whether `--recognizer pocketsphinx` left Whisper out (rather than its not being installed).
     public let whisperLeftOut: Bool
     private let preferences: RecognizerPreferences
     private let choices = Mutex<[String: RecognizerKind]>([:])
 
     /// Creates a router; `forced` makes one engine serve every locale.
-    public init(whisper: WhisperRecognizer?, pocketsphinx: PocketSphinxRecognizer?,
+    public init(whisper: (any RoutedPairRecognizer)?, pocketsphinx: (any RoutedRecognizer)?,
                 preferences: RecognizerPreferences = .standard, forced: RecognizerKind? = nil) {
-        self.whisper = forced == .pocketsphinx ? nil : whisper
+        whisperEngine = forced == .pocketsphinx ? nil : whisper
         whisperLeftOut = forced == .pocketsphinx
-        self.pocketsphinx = forced == .whisper ? nil : pocketsphinx
+        pocketsphinxEngine = forced == .whisper ? nil : pocketsphinx
         self.preferences = preferences
     }
 
@@ -40,8 +44,8 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
 
     /// Every locale either engine serves.
     public func supportedLocales() async -> [LocaleTag] {
-        var locales = await pocketsphinx?.supportedLocales() ?? []
-        for locale in await whisper?.supportedLocales() ?? [] where !locales.contains(locale) {
+        var locales = await pocketsphinxEngine?.supportedLocales() ?? []
+        for locale in await whisperEngine?.supportedLocales() ?? [] where !locales.contains(locale) {
             locales.append(locale)
         }
         return locales
@@ -73,8 +77,8 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
         switch kind {
-        case .whisper: return try await whisper!.makeRequest(locale: locale, options: options, newStream: newStream)
-        case .pocketsphinx: return try await pocketsphinx!.makeRequest(locale: locale, options: options, newStream: newStream)
+        case .whisper: return try await whisperEngine!.makeRequest(locale: locale, options: options, newStream: newStream)
+        case .pocketsphinx: return try await pocketsphinxEngine!.makeRequest(locale: locale, options: options, newStream: newStream)
         }
     }
 
@@ -85,8 +89,8 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
 
     private func serves(_ kind: RecognizerKind, _ locale: LocaleTag) async -> Bool {
         switch kind {
-        case .whisper: return await whisper?.serves(locale) ?? false
-        case .pocketsphinx: return (try? pocketsphinx?.resolve(locale)) != nil
+        case .whisper: return await whisperEngine?.serves(locale) ?? false
+        case .pocketsphinx: return await pocketsphinxEngine?.serves(locale) ?? false
         }
     }
 }

@@ -10,7 +10,11 @@ import ParleyCore
 /// Samples are fed in 10 ms frames; `inSpeech` is the verdict after the last
 /// frame, with the front end's own onset (`-vad_startspeech`) and hangover
 /// (`-vad_postspeech`) applied.
-final class SpeechActivityDetector {
+///
+/// It is why this engine-neutral module depends on CPocketSphinx: the C object
+/// comes from sphinxbase, which is part of PocketSphinx, while Whisper is the
+/// engine that uses the detector (PocketSphinx's decoder runs its own `fe_t`).
+package final class SpeechActivityDetector {
     private let handle: OpaquePointer
     private var cepstra: [Float]
     /// Frames of cepstra the buffer holds: enough for the pre-speech frames released at onset.
@@ -18,10 +22,10 @@ final class SpeechActivityDetector {
     private static let coefficients = 13
 
     /// The verdict after the last frame fed.
-    private(set) var inSpeech = false
+    package private(set) var inSpeech = false
 
     /// A detector whose hangover is `postSpeechFrames` 10 ms frames (`fe_init_auto_r`).
-    init(postSpeechFrames: Int) throws {
+    package init(postSpeechFrames: Int) throws {
         SphinxLog.silence()
         let arguments = ["parley", "-samprate", "16000", "-remove_silence", "yes",
                          "-vad_postspeech", String(postSpeechFrames), "-input_endian", "little"]
@@ -44,7 +48,7 @@ final class SpeechActivityDetector {
     }
 
     /// Feeds 16 kHz mono samples (`fe_process_frames`); updates `inSpeech` (`fe_get_vad_state`).
-    func process(_ samples: ArraySlice<Int16>) {
+    package func process(_ samples: ArraySlice<Int16>) {
         cepstra.withUnsafeMutableBufferPointer { buffer in
             var rows = (0..<Self.capacity).map { Optional(buffer.baseAddress! + $0 * Self.coefficients) }
             samples.withUnsafeBufferPointer { input in

@@ -9,18 +9,21 @@ import Glibc
 ///
 /// Never written to the terminal: `parley listen` prints transcripts on
 /// stdout and one-sentence errors on stderr, nothing else.
-enum SphinxLog {
+///
+/// Here rather than in PocketSphinxRecognition because sphinxbase's log is also
+/// the voice activity detector's (`SpeechActivityDetector` silences it).
+package enum SphinxLog {
     /// Serializes model loads, since the captured log is shared by all decoders.
     private static let loadLock = NSLock()
 
     /// Turns the log off (`err_set_logfp(NULL)`).
-    static func silence() {
+    package static func silence() {
         err_set_logfp(nil)
     }
 
     /// Runs `body` with the log written to a temporary file, and returns its
     /// result together with the error lines logged meanwhile.
-    static func capturing<T>(_ body: () -> T) -> (T, [String]) {
+    package static func capturing<T>(_ body: () -> T) -> (T, [String]) {
         loadLock.lock()
         defer { loadLock.unlock() }
         guard let file = tmpfile() else { return (body(), []) }
@@ -43,7 +46,7 @@ enum SphinxLog {
     /// A log line as a reason: `ERROR: "fsg_search.c", line 12: message` → `message`. The JSGF
     /// parser's own line numbers are garbage in this version (`syntax error at line 151613296`),
     /// so they are dropped.
-    static func message(_ line: String) -> String {
+    package static func message(_ line: String) -> String {
         var text = line
         if let range = line.range(of: #"line \d+: "#, options: .regularExpression) {
             text = String(line[range.upperBound...])

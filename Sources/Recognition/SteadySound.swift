@@ -11,7 +11,7 @@ import Foundation
 /// The spread is the 90th minus the 10th percentile of the energy of 30 ms frames, in dB.
 /// `minimumSpread` lies between the spread of steady noise and that of speech in noise, away
 /// from both (the figures: docs/recognition.md, "Steady sound").
-enum SteadySound {
+package enum SteadySound {
     /// Samples per frame: 30 ms at 16 kHz.
     static let frameSamples = 480
     /// The least spread, in dB, of an utterance that is decoded.
@@ -36,7 +36,7 @@ enum SteadySound {
     }
 
     /// Whether `samples` are steady sound, not to be decoded.
-    static func isSteady(_ samples: [Int16]) -> Bool {
+    package static func isSteady(_ samples: [Int16]) -> Bool {
         guard let spread = loudnessSpread(samples) else { return false }
         return spread < minimumSpread
     }

@@ -4,33 +4,33 @@
 ///
 /// Pure bookkeeping over sample counts, so it is exact for files fed faster
 /// than real time and testable without a decoder.
-struct UtteranceTracker: Sendable, Equatable {
+package struct UtteranceTracker: Sendable, Equatable {
     /// What the latest verdict changed.
-    enum Transition: Sendable, Equatable {
+    package enum Transition: Sendable, Equatable {
         case none, started, ended, timedOut, tooLong
     }
 
     /// Samples per second of the audio counted.
-    let sampleRate: Int
+    package let sampleRate: Int
     /// Seconds to wait for speech to start; nil waits forever.
-    let startTimeout: Double?
+    package let startTimeout: Double?
     /// Longest speech, in seconds.
-    let maximumDuration: Double
+    package let maximumDuration: Double
 
     /// Samples seen since the request began.
-    private(set) var position = 0
+    package private(set) var position = 0
     /// Where speech was first detected, in samples since the request began.
-    private(set) var speechStart: Int?
+    package private(set) var speechStart: Int?
 
     /// Creates a tracker for audio at `sampleRate`.
-    init(sampleRate: Int, startTimeout: Double?, maximumDuration: Double) {
+    package init(sampleRate: Int, startTimeout: Double?, maximumDuration: Double) {
         self.sampleRate = sampleRate
         self.startTimeout = startTimeout
         self.maximumDuration = maximumDuration
     }
 
     /// Counts `samples` more audio after which the detector says `inSpeech`.
-    mutating func advance(by samples: Int, inSpeech: Bool) -> Transition {
+    package mutating func advance(by samples: Int, inSpeech: Bool) -> Transition {
         position += samples
         guard let speechStart else {
             if inSpeech {
@@ -45,8 +45,8 @@ struct UtteranceTracker: Sendable, Equatable {
     }
 
     /// Whether speech has started.
-    var hasSpeech: Bool { speechStart != nil }
+    package var hasSpeech: Bool { speechStart != nil }
 
     /// `samples` as seconds.
-    func seconds(_ samples: Int) -> Double { Double(samples) / Double(sampleRate) }
+    package func seconds(_ samples: Int) -> Double { Double(samples) / Double(sampleRate) }
 }

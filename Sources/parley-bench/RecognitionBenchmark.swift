@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
 
 /// `parley-bench recognition`: real-time factor, endpoint → final latency and word error
@@ -43,7 +44,7 @@ struct RecognitionBenchmark: AsyncParsableCommand {
         var loads: [Double] = [], parleyTotals: [Double] = [], parleyRTF: [Double] = []
         var transcripts: [String: String] = [:]
         for _ in 0..<repetitions {
-            let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+            let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
             loads.append(await measureMilliseconds { _ = await recognizer.isAvailable(corpus.locale) })
             let pass = try await Self.transcribe(corpus, with: recognizer)
             transcripts = pass.transcripts
@@ -77,7 +78,7 @@ struct RecognitionBenchmark: AsyncParsableCommand {
         var rows: [[String]] = []
         var parley: Timings?
         for flat in [false, true] {
-            let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), flatLexiconPass: flat)
+            let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil), flatLexiconPass: flat)
             var samples: [Double] = []
             for _ in 0..<repetitions {
                 for clip in corpus.clips { samples += try await endpointLatencies(clip, recognizer, corpus.locale) }
@@ -140,7 +141,7 @@ struct RecognitionBenchmark: AsyncParsableCommand {
 
     /// One pass over the set with PocketSphinx's default `-maxhmmpf`: what the pruning costs and saves.
     private func transcribeUnpruned(_ corpus: RecognitionCorpus) async throws -> ([String: String], [Double]) {
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil), maximumActiveHMMs: 30_000)
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil), maximumActiveHMMs: 30_000)
         _ = await recognizer.isAvailable(corpus.locale)
         let pass = try await Self.transcribe(corpus, with: recognizer)
         return (pass.transcripts, pass.rtf)

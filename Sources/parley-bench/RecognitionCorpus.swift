@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import PocketSphinxRecognition
 import ProcessHarness
 import Recognition
 

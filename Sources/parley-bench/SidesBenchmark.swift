@@ -3,8 +3,8 @@ import Foundation
 import Locales
 import ParleyCore
 import ProcessHarness
-import Recognition
 import Translation
+import WhisperRecognition
 
 /// `parley-bench sides`: hands-free turns. How often the two-language decode
 /// and the side decision give an utterance to the right side, on every English

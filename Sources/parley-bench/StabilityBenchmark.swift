@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import Recognition
 import Translation
+import WhisperRecognition
 
 /// `parley-bench stability`: whether Whisper's readings, and the hands-free side decisions,
 /// stay the same when every feature value moves by a few float32 steps, as the features of

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Locales
 import ProcessHarness
-import Recognition
+import WhisperRecognition
 
 /// `parley-bench weights`: the Whisper model's published float16 weights against the int8
 /// weights Parley installs — size, the worker's SHA-256 check, the memory of loading them,

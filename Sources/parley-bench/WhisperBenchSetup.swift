@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Locales
 import ProcessHarness
-import Recognition
+import WhisperRecognition
 
 /// One file's result from stock faster-whisper.
 struct StockResult: Decodable {

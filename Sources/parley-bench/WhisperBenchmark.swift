@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
+import WhisperRecognition
 
 /// `parley-bench whisper`: Parley's Whisper path against stock faster-whisper
 /// `transcribe` on the same model, and PocketSphinx, on the human recordings,
@@ -229,7 +231,7 @@ struct WhisperBenchmark: AsyncParsableCommand {
     }
 
     private func pocketSphinxPass(_ set: [RecognitionCorpus.Clip], locale: LocaleTag) async throws -> Pass {
-        let recognizer = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: nil))
+        let recognizer = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: nil))
         _ = await recognizer.isAvailable(locale)
         var pass = Pass(decode: Timings([0]), endpoint: Timings([0]))
         var decode: [Double] = []

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCore
 import ProcessHarness
-import Recognition
+import WhisperRecognition
 
 /// `parley-bench whisper-long`: continuous speech of 18 to 45 s (no pause long enough to
 /// end an utterance) through Parley's Whisper path as `parley listen --file` runs it, beside

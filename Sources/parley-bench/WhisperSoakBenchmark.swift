@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ParleyCore
 import ProcessHarness
-import Recognition
 
 /// `parley-bench whisper-soak`: the resident memory of `parley listen` and its Whisper
 /// worker over hundreds of utterances, each of a length the worker has not had before,

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// `parley models add DIR`.
 struct AddModel: AsyncParsableCommand {
@@ -63,7 +64,7 @@ struct AddModel: AsyncParsableCommand {
                 try await WhisperModelAddition(source: source, installer: installer, replace: replace, keepWeights: keepWeights,
                                                installation: whisperInstallation(directories)).run()
             } else if let tag = locale.flatMap(LocaleTag.init), tag.region != nil,
-                      ModelRegistry.model(in: source, locale: tag) != nil {
+                      PocketSphinxModelRegistry.model(in: source, locale: tag) != nil {
                 if name != nil { throw ValidationError("--name is for Whisper models; a PocketSphinx model is installed under its locale, \(tag)") }
                 if keepWeights { throw ValidationError("--keep-weights is for Whisper models; a PocketSphinx model is always copied as it is") }
                 let installer = try prepared(directories.models, name: tag.description, source: source)

@@ -4,9 +4,9 @@ import REPL
 import Foundation
 import Logging
 import ParleyCore
-import Recognition
 import Synthesis
 import Translation
+import WhisperRecognition
 
 /// `parley doctor`: checks every engine and the audio server.
 struct DoctorCommand: AsyncParsableCommand {

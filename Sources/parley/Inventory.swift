@@ -1,9 +1,11 @@
 import Audio
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
 import Synthesis
 import Translation
+import WhisperRecognition
 
 /// What is installed, engine by engine: the facts behind `doctor` and `languages`.
 ///
@@ -13,7 +15,7 @@ import Translation
 /// translated is every installed Apertium direction.
 struct Inventory {
     var locales: LocaleRegistry
-    var models: ModelRegistry
+    var models: PocketSphinxModelRegistry
     var synthesis: Result<SynthesisInventory, any Error>
     /// The installed voices with the catalog's locales; nil when eSpeak NG cannot start.
     var voices: VoiceCatalog?
@@ -31,7 +33,7 @@ struct Inventory {
         let synthesis = await probeSynthesis(directories)
         if case let .success(installed) = synthesis { registry.names.extraLanguages = voiceLanguages(installed.voices) }
         return Inventory(locales: registry,
-                         models: ModelRegistry(userDirectory: directories.models),
+                         models: PocketSphinxModelRegistry(userDirectory: directories.models),
                          synthesis: synthesis,
                          voices: try? await SynthesisInventoryProbe.catalog(registry: registry, genders: genders ?? VoiceGenderTable()),
                          translation: ApertiumModes(), whisper: whisper,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
+import WhisperRecognition
 
 /// `parley languages`: which locales can be recognized, spoken and translated here.
 struct LanguagesCommand: AsyncParsableCommand {

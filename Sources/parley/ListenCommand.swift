@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
+import WhisperRecognition
 
 /// `parley listen`: speech to text, from a file or the microphone.
 struct ListenCommand: AsyncParsableCommand {
@@ -76,7 +78,7 @@ struct ListenCommand: AsyncParsableCommand {
             let directories = try common.directories()
             let recognizer = try makeRecognizerRouter(recognition, directories: directories, priorities: registry.priorities,
                                                       partialResults: partial || file == nil)
-            let models = ModelRegistry(userDirectory: directories.models)
+            let models = PocketSphinxModelRegistry(userDirectory: directories.models)
             let tag = try await resolveLocale(registry, models: models, recognizer: recognizer)
             let options = try options()
             // The header is checked before the model loads, and the file is read as it is recognized.
@@ -122,7 +124,7 @@ struct ListenCommand: AsyncParsableCommand {
 
     /// The locale to recognize: any BCP 47 tag or language name; a bare language goes
     /// through the recognition priority table (`en` → en-US), preferring an installed model.
-    private func resolveLocale(_ registry: LocaleRegistry, models: ModelRegistry,
+    private func resolveLocale(_ registry: LocaleRegistry, models: PocketSphinxModelRegistry,
                                recognizer: RecognizerRouter) async throws -> LocaleTag {
         try registry.resolve(locale, for: .recognition) { models.model(for: $0) != nil }
     }
@@ -140,11 +142,11 @@ struct ListenCommand: AsyncParsableCommand {
             if recognition.recognizer == .whisper, let whisper = recognizer.whisper { try await whisper.start() }
             if case .grammar = options.hint {
                 let whisperServes = await recognizer.canServe(.whisper, locale)
-                throw GrammarNeedsPocketSphinx(locale: locale, pocketSphinxLocales: ModelRegistry(userDirectory: directories.models).supportedLocales,
+                throw GrammarNeedsPocketSphinx(locale: locale, pocketSphinxLocales: PocketSphinxModelRegistry(userDirectory: directories.models).supportedLocales,
                                                whisperServes: whisperServes)
             }
             throw UnservedRecognition(locale: locale, registry: registry, installation: whisperInstallation(directories),
-                                      models: ModelRegistry(userDirectory: directories.models),
+                                      models: PocketSphinxModelRegistry(userDirectory: directories.models),
                                       whisperExcluded: recognition.recognizer == .pocketsphinx)
         }
     }

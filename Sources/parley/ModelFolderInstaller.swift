@@ -1,5 +1,5 @@
 import Foundation
-import Recognition
+import WhisperRecognition
 
 /// Installs one model folder, `MODELS/NAME`, and touches nothing else.
 ///

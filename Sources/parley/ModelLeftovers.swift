@@ -1,5 +1,4 @@
 import Foundation
-import Recognition
 
 /// What an interrupted `parley models add` left in the models folder, and putting it right.
 ///

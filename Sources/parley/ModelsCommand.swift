@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// `parley models`: the installed speech models, and adding one.
 struct ModelsCommand: AsyncParsableCommand {
@@ -86,7 +87,7 @@ struct ListModels: AsyncParsableCommand {
     }
 
     private func pocketSphinxRows(_ directories: DataDirectories) -> [ModelRow] {
-        let registry = ModelRegistry(userDirectory: directories.models)
+        let registry = PocketSphinxModelRegistry(userDirectory: directories.models)
         return registry.supportedLocales.compactMap { registry.model(for: $0) }.map { model in
             let folder = (model.acousticModel as NSString).deletingLastPathComponent
             return ModelRow(engine: "pocketsphinx", name: model.locale.description, languages: [model.locale.description],

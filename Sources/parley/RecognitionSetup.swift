@@ -3,8 +3,10 @@ import Foundation
 import Locales
 import Logging
 import ParleyCore
+import PocketSphinxRecognition
 import Pronunciation
 import Recognition
+import WhisperRecognition
 
 /// `--recognizer`'s values.
 enum RecognizerName: String, ExpressibleByArgument, CaseIterable {
@@ -72,7 +74,16 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
             Logger(label: "parley.recognition").debug("Whisper is not used: \(error)")
         }
     }
-    let pocketsphinx = PocketSphinxRecognizer(models: ModelRegistry(userDirectory: directories.models), priorities: priorities)
+    let pocketsphinx = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: directories.models), priorities: priorities)
     return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, preferences: preferences,
                             forced: choice.recognizer)
+}
+
+/// The engines `makeRecognizerRouter` put behind the router, as their own types: the router
+/// holds them only as `RoutedRecognizer`s, since the Recognition module imports neither engine.
+extension RecognizerRouter {
+    /// Whisper, when the router has it.
+    var whisper: WhisperRecognizer? { whisperEngine as? WhisperRecognizer }
+    /// PocketSphinx, when the router has it.
+    var pocketsphinx: PocketSphinxRecognizer? { pocketsphinxEngine as? PocketSphinxRecognizer }
 }

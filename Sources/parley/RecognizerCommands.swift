@@ -2,6 +2,7 @@ import Dialogue
 import Foundation
 import ParleyCore
 import Recognition
+import WhisperRecognition
 
 /// `:recognizer`: which recognizer hears each side, or a choice for one side.
 func recognizerCommand(_ router: RecognizerRouter?, sides: [DialogueSide: LocaleTag],

@@ -3,9 +3,11 @@ import Dialogue
 import Locales
 import Logging
 import ParleyCore
+import PocketSphinxRecognition
 import Recognition
 import Synthesis
 import Translation
+import WhisperRecognition
 
 /// What `makeStages` needs to build the stages of a conversation.
 struct StageRequest {

@@ -1,6 +1,7 @@
 import Locales
 import ParleyCore
-import Recognition
+import PocketSphinxRecognition
+import WhisperRecognition
 
 /// No installed recognizer hears a locale: what is missing, in words, and what would serve it.
 struct UnservedRecognition: Error, CustomStringConvertible {
@@ -19,7 +20,7 @@ struct UnservedRecognition: Error, CustomStringConvertible {
 
     /// The facts for `locale` from the installation Parley found.
     init(locale: LocaleTag, registry: LocaleRegistry, installation: WhisperInstallation,
-         models: ModelRegistry, whisperExcluded: Bool) {
+         models: PocketSphinxModelRegistry, whisperExcluded: Bool) {
         self.locale = locale
         languageName = registry.names.languageName(locale.language)
         pocketSphinxLocales = models.supportedLocales

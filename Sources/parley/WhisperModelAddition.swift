@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import Recognition
+import WhisperRecognition
 
 /// Adding one Whisper model: its files are checked, copied, stored as int8 when that computes
 /// the same, loaded once in the Whisper worker, and only then put in place.

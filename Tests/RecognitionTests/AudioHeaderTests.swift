@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import Testing
 @testable import Recognition
+import RecognitionTestSupport
 import TestSupport
 
 /// WAV files whose headers lie: they are refused, with one sentence, before any audio is held.

@@ -1,0 +1,269 @@
+import Foundation
+import Locales
+public import ParleyCore
+public import Recognition
+import Synchronization
+
+/// Speech recognition with Whisper, in every language of its model, through
+/// one long-lived worker process (`WhisperWorker`).
+///
+/// ```swift
+/// let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()))
+/// try await whisper.start()  // at launch, in parallel with the rest
+/// let results = try await whisper.transcribeFile("question.wav", locale: LocaleTag("es-ES")!)
+/// ```
+///
+/// The language is always the side's own: detection over 99 languages is
+/// wrong too often on short utterances.
+public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sendable {
+    /// How decoding trades speed for detail.
+    public struct Tuning: Sendable, Equatable {
+        /// Re-decode the growing utterance for partial results.
+        public var partialResults = true
+        /// Seconds of new speech between partial decodes.
+        public var partialInterval = 0.5
+        /// Start the final decode when the detector first hears silence, before the endpoint.
+        public var speculative = true
+        /// Milliseconds of silence after which the detector says speech stopped, which is when
+        /// the speculative decode starts (at most the endpoint).
+        public var speculativeMilliseconds = 200
+        /// Most alternatives a final result carries; each one more widens the decoder's beam,
+        /// which makes every final decode slower.
+        public var maximumAlternatives = 1
+        /// Word times and word confidences in final results; they cost one more decoder pass per final decode.
+        public var wordTimes = true
+        /// Seconds of silence after the audio of a partial decode: shorter than the final's 3 s,
+        /// so the encoder's window (and the worker's time) is smaller while the person speaks.
+        public var partialPad = 1.0
+        /// Text that biases decoding toward expected names and terms (Whisper's prompt).
+        public var phrases: [String] = []
+        /// Seconds of padding after the audio of a final decode (`defaultFinalPad` when nil).
+        public var finalPad: Double? = nil
+        /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
+        /// features — rather than with silence appended to the audio (`WhisperPadding`; why, in
+        /// docs/recognition.md).
+        public var padFeatures = true
+        /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
+        /// it holds a word the language's word list does not (`WordLexicon`): the short window's
+        /// rare slips are non-words ("ill-sposed"). The reading with fewer unknown words wins.
+        /// Before that, an alternative of the beam (when one was asked for) whose words the
+        /// list all holds is taken instead, without decoding again.
+        /// A final result called silent (or a pair whose short-window silence decides it: see
+        /// `silenceDecides`) is decoded again there too, and the full window's verdict kept: the
+        /// silence rule is Whisper's own for the full window, and the short window's no-speech
+        /// probability runs higher on speech (docs/recognition.md, "Silence gets a second opinion too").
+        public var secondOpinion = true
+
+        /// Creates the default tuning.
+        public init() {}
+
+        /// Seconds of padding after a final decode's audio unless `finalPad` says otherwise: with
+        /// much less, the decoder can repeat the end of the utterance over and over.
+        public static let defaultFinalPad = 3.0
+
+        /// How a final decode (one language or a pair) is padded.
+        var finalPadding: WhisperPadding {
+            let seconds = finalPad ?? Self.defaultFinalPad
+            return padFeatures ? .zeroFrames(seconds: seconds) : .silence(seconds: seconds)
+        }
+
+        /// The detector's own hangover for `endpoint` milliseconds.
+        func hangoverMilliseconds(endpoint: Int) -> Int { min(speculativeMilliseconds, endpoint) }
+    }
+
+    /// The worker that decodes.
+    public let worker: WhisperWorker
+    /// Decoding settings.
+    public let tuning: Tuning
+    let languages = Mutex<Set<String>?>(nil)
+    private let startFailure = Mutex<(any Error)?>(nil)
+    private let phraseList: Mutex<[String]>
+    private let streams = Mutex<WhisperAudioStream?>(nil)
+    private let lexiconSource: @Sendable (String) -> WordLexicon?
+    private let lexicons = Mutex<[String: Task<WordLexicon?, Never>]>([:])
+    private let secondOpinions = Mutex(0)
+    private let alternativesChosen = Mutex(0)
+
+    /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
+    /// `lexicon` gives the word list of a Whisper language code for second opinions (the
+    /// installed ones by default).
+    public init(worker: WhisperWorker, tuning: Tuning = Tuning(),
+                lexicon: @escaping @Sendable (String) -> WordLexicon? = { WordLexicon.installed(language: $0) }) {
+        self.worker = worker
+        self.tuning = tuning
+        phraseList = Mutex(tuning.phrases)
+        lexiconSource = lexicon
+    }
+
+    /// How many final results were decoded again in the full window.
+    public var secondOpinionCount: Int { secondOpinions.withLock { $0 } }
+
+    /// How many final results took the beam's alternative, whose words the word list holds,
+    /// instead of a reading with a word it lacks (and so needed no second opinion).
+    public var alternativeChosenCount: Int { alternativesChosen.withLock { $0 } }
+
+    /// Counts one decode again in the full window.
+    func countSecondOpinion() { secondOpinions.withLock { $0 += 1 } }
+
+    /// The names and terms decoding favours now (`--phrases`, `:phrases`).
+    public var phrases: [String] { phraseList.withLock { $0 } }
+
+    /// Replaces the phrases for the next utterances.
+    public func setPhrases(_ phrases: [String]) {
+        phraseList.withLock { $0 = phrases }
+    }
+
+    /// Starts the worker and loads the model; call early, it takes seconds. A worker that
+    /// could not start at all (not installed, a damaged model) is not tried again: the same
+    /// error is thrown at once.
+    public func start() async throws {
+        if let failure = startFailure.withLock({ $0 }) { throw failure }
+        if languages.withLock({ $0 != nil }) { return }
+        do {
+            let list = try await worker.start()
+            languages.withLock { $0 = Set(list) }
+        } catch {
+            startFailure.withLock { $0 = error }
+            throw error
+        }
+    }
+
+    /// One bare-language locale per language of the model (`en`, `es`, …).
+    public func supportedLocales() async -> [LocaleTag] {
+        guard (try? await start()) != nil else { return [] }
+        return (languages.withLock { $0 } ?? []).sorted().compactMap { LocaleTag(language: $0) }
+    }
+
+    /// Whether the model knows `locale`'s language (starting the worker if needed).
+    public func serves(_ locale: LocaleTag) async -> Bool {
+        guard (try? await start()) != nil else { return false }
+        return knows(locale)
+    }
+
+    /// Whether the started model knows `locale`'s language, in Whisper's codes (nb → no).
+    func knows(_ locale: LocaleTag) -> Bool {
+        ModelLanguageCode.whisperServes(locale, languages: languages.withLock { $0 } ?? [])
+    }
+
+    /// Starts a request for one utterance that continues the audio of the previous one.
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
+        try await makeRequest(locale: locale, options: options, newStream: false)
+    }
+
+    /// Starts a request; `newStream` resets the detector's noise estimate (a new file or capture).
+    public func makeRequest(locale: LocaleTag, options: RecognitionOptions,
+                            newStream: Bool) async throws -> any RecognitionRequest {
+        try await start()
+        let language = ModelLanguageCode.whisper(locale.language)
+        guard knows(locale) else {
+            throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
+        }
+        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        if tuning.secondOpinion { _ = lexiconTask(language) }  // read while the person speaks
+        return WhisperRequest(recognizer: self, language: language, options: options, stream: stream)
+    }
+
+    /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
+    /// An utterance longer than one window (`WhisperWindows`) is decoded window after window
+    /// and its readings joined; a partial decode of one hears its last window only.
+    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
+        let windows = WhisperWindows.ranges(of: audio)
+        guard windows.count > 1 else { return try await decodeWindow(audio, language: language, options: options, final: final) }
+        let decoded = final ? windows : [windows[windows.count - 1]]
+        var answers: [WhisperAnswer] = []
+        for range in decoded {
+            try Task.checkCancellation()
+            answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final))
+        }
+        return WhisperAnswer.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
+    }
+
+    /// Decodes one window of an utterance. A final result called silent, with a word the
+    /// language's word list does not hold, or whose whole text is said twice over, gets a
+    /// second opinion from the full window (`Tuning.secondOpinion`).
+    private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
+                              final: Bool) async throws -> WhisperAnswer {
+        let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
+        let prompt = prompt(for: options)
+        let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
+                                                 beam: 1 + alternatives, alternatives: alternatives,
+                                                 words: final && tuning.wordTimes,
+                                                 padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad))
+        guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok else { return answer }
+        try Task.checkCancellation()
+        let secondOpinion = {
+            self.countSecondOpinion()
+            return try await self.worker.transcribe(audio, language: language, prompt: prompt,
+                                                    beam: 1 + alternatives, alternatives: alternatives,
+                                                    words: self.tuning.wordTimes, padding: .fullWindow)
+        }
+        if answer.silent == true {
+            let second = try await secondOpinion()
+            return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
+        }
+        if let text = answer.text, Self.saidTwice(text) {
+            let second = try await secondOpinion()
+            return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
+        }
+        guard let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
+        // The names and terms a person said they expect are words, whatever the list says.
+        let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
+        let unknown = lexicon.unknownWords(in: text).filter { !expected.contains($0) }
+        guard !unknown.isEmpty else { return answer }
+        if let chosen = await wordAlternative(of: answer, lexicon: lexicon, expected: expected) { return chosen }
+        let second = try await secondOpinion()
+        guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
+              lexicon.unknownWords(in: other).filter({ !expected.contains($0) }).count < unknown.count else { return answer }
+        return second
+    }
+
+    /// `answer`'s first alternative whose words the list all holds, made the reading by the
+    /// worker (with its own word times and confidence), or nil. The short window's slips are
+    /// near-ties that the beam's other hypothesis often reads right ("ill-sposed" beside
+    /// "ill-disposed"): taking it costs a round trip and an alignment (~35 ms), where a
+    /// decode in the full window costs a second or more.
+    private func wordAlternative(of answer: WhisperAnswer, lexicon: WordLexicon,
+                                 expected: Set<String>) async -> WhisperAnswer? {
+        guard let text = (answer.alternatives ?? []).first(where: { alternative in
+            lexicon.unknownWords(in: alternative).allSatisfy { expected.contains($0) }
+        }) else { return nil }
+        guard let chosen = await worker.alternative(text, of: answer, words: tuning.wordTimes),
+              chosen.silent != true, chosen.text == text else { return nil }
+        alternativesChosen.withLock { $0 += 1 }
+        return chosen
+    }
+
+    /// Utterances at least this long are never decoded again: the full window holds 30 s.
+    static let fullWindowSamples = 29 * 16_000
+
+    /// The word list of `language`, read once in the background.
+    private func lexiconTask(_ language: String) -> Task<WordLexicon?, Never> {
+        lexicons.withLock { tasks in
+            if let task = tasks[language] { return task }
+            let source = lexiconSource
+            let task = Task.detached(priority: .utility) { source(language) }
+            tasks[language] = task
+            return task
+        }
+    }
+
+    /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.
+    func prompt(for options: RecognitionOptions) -> String? {
+        var phrases = self.phrases
+        if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
+        return phrases.isEmpty ? nil : phrases.joined(separator: ", ")
+    }
+
+    // MARK: The detector carried from request to request
+
+    func takeStream(fresh: Bool, endpoint: Int) throws -> WhisperAudioStream {
+        let hangover = tuning.hangoverMilliseconds(endpoint: endpoint) / 10
+        if !fresh, let kept = streams.withLock({ $0.take() }), kept.hangoverFrames == hangover { return kept }
+        return try WhisperAudioStream(hangoverFrames: hangover)
+    }
+
+    /// Keeps `stream` for the next request that continues it.
+    func returnStream(_ stream: WhisperAudioStream) {
+        streams.withLock { $0 = stream }
+    }
+}

@@ -1,0 +1,261 @@
+public import ParleyCore
+import Recognition
+
+/// One utterance recognized by Whisper.
+///
+/// The front end's voice activity detector finds where speech starts and
+/// ends; the samples of the utterance are kept and sent to the worker. Three
+/// decodes can happen:
+/// - partial results, at most every `Tuning.partialInterval` of speech, one at
+///   a time, while the person speaks (when partial results are on);
+/// - a speculative final decode as soon as the detector hears silence
+///   (`Tuning.speculativeMilliseconds` after the last word), so the answer is
+///   usually ready when the endpoint confirms;
+/// - the final decode, which reuses the speculative one when no speech came
+///   after it.
+public actor WhisperRequest: RecognitionRequest {
+    private let recognizer: WhisperRecognizer
+    private let language: String
+    /// The second language of a two-language request: the final decode is then a pair decode.
+    private let pairLanguage: String?
+    private let options: RecognitionOptions
+    private var stream: WhisperAudioStream
+    private var tracker: UtteranceTracker
+    /// The utterance's samples, from shortly before the detected onset.
+    private var utterance: [Int16] = []
+    /// Where, in `utterance`, the detector last said speech stopped; nil while speech goes on.
+    private var silenceStart: Int?
+    private var partialRunning = false
+    private var readyPartial: String?
+    private var lastPartial = ""
+    private var lastPartialLength = 0
+    private var speculative: (length: Int, task: Task<WhisperAnswer, any Error>)?
+    private var isOver = false
+    /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
+    private var pace = ArrivalPace()
+
+    init(recognizer: WhisperRecognizer, language: String, options: RecognitionOptions,
+         stream: WhisperAudioStream, pairLanguage: String? = nil) {
+        self.recognizer = recognizer
+        self.language = language
+        self.pairLanguage = pairLanguage
+        self.options = options
+        self.stream = stream
+        tracker = UtteranceTracker(sampleRate: AudioFormat.recognition.sampleRate,
+                                   startTimeout: options.startTimeout, maximumDuration: options.maximumDuration)
+    }
+
+    /// Feeds 16 kHz mono audio; returns speech start, partial results, speech end and the final result.
+    public func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent] {
+        precondition(chunk.format == .recognition, "the recognizer decodes 16 kHz mono; convert audio before")
+        guard !isOver else { throw RecognitionError.requestReused }
+        pace.arrived(chunk.samples.count)
+        let audio = stream.leftover + chunk.samples
+        stream.leftover = []
+        var events = collectPartial()
+        var offset = 0
+        while offset < audio.count {
+            let step = audio[offset..<min(offset + WhisperAudioStream.stepSamples, audio.count)]
+            offset = step.endIndex
+            let transition = advance(step)
+            if transition == .ended { stream.leftover = Array(audio[offset...]) }
+            if let final = try await react(to: transition, events: &events) {
+                release()
+                return events + [.final(final)]
+            }
+        }
+        startPartialIfDue()
+        return events
+    }
+
+    /// Ends the utterance now and returns the final result of everything heard.
+    public func finish() async throws -> RecognitionResult {
+        guard !isOver else { throw RecognitionError.requestReused }
+        isOver = true
+        defer { release() }
+        guard tracker.hasSpeech else { throw RecognitionError.emptyRecognition }
+        return try await decodeFinal()
+    }
+
+    /// Stops now and returns the latest partial result, not final.
+    public func cancel() async -> RecognitionResult {
+        let text = isOver ? "" : lastPartial
+        isOver = true
+        release()
+        return RecognitionResult(text: text, isFinal: false)
+    }
+
+    // MARK: Detection
+
+    /// Runs one 10 ms step through the detector and the tracker.
+    private func advance(_ step: ArraySlice<Int16>) -> UtteranceTracker.Transition {
+        stream.detector.process(step)
+        let heard = stream.detector.inSpeech
+        if tracker.hasSpeech {
+            utterance += step
+        } else {
+            stream.remember(step)
+        }
+        if heard {
+            if silenceStart != nil { dropSpeculativeDecode() }
+            silenceStart = nil
+        } else if tracker.hasSpeech, silenceStart == nil {
+            silenceStart = utterance.count
+            startSpeculativeDecode()
+        }
+        // Before speech, only the detector's verdict starts an utterance; once it has started,
+        // it goes on through the detector's silence until the rest of the endpoint has passed.
+        let speaking = heard || (tracker.hasSpeech && !endpointReached)
+        let transition = tracker.advance(by: step.count, inSpeech: speaking)
+        if transition == .started { utterance = stream.takePreroll() }
+        return transition
+    }
+
+    /// Whether the silence since the detector's verdict completes the endpoint.
+    private var endpointReached: Bool {
+        guard let silenceStart else { return false }
+        let heardAlready = recognizer.tuning.hangoverMilliseconds(endpoint: options.endpointMilliseconds)
+        let needed = (options.endpointMilliseconds - heardAlready) * 16
+        return utterance.count - silenceStart >= needed
+    }
+
+    private func react(to transition: UtteranceTracker.Transition,
+                       events: inout [RecognitionEvent]) async throws -> RecognitionResult? {
+        switch transition {
+        case .none:
+            return nil
+        case .started:
+            events.append(.speechStarted(at: tracker.seconds(tracker.position)))
+            return nil
+        case .ended:
+            events.append(.speechEnded(at: tracker.seconds(tracker.position)))
+            isOver = true
+            return try await decodeFinal()
+        case .timedOut:
+            isOver = true
+            throw RecognitionError.speechTimeout(options.startTimeout ?? 0)
+        case .tooLong:
+            isOver = true
+            var result = try await decode(utterance)
+            result.isFinal = false
+            throw RecognitionError.utteranceTooLong(limit: options.maximumDuration, partial: result)
+        }
+    }
+
+    // MARK: Decoding
+
+    /// The audio a final decode covers: up to where the detector heard silence.
+    private var finalAudio: [Int16] { Array(utterance.prefix(silenceStart ?? utterance.count)) }
+
+    private func decodeFinal() async throws -> RecognitionResult {
+        let audio = finalAudio
+        if let speculative, speculative.length == audio.count {
+            return try Self.result(from: await speculative.task.value)
+        }
+        return try await decode(audio)
+    }
+
+    private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
+        try Self.result(from: await Self.decodeFinal(audio, recognizer, language, pairLanguage, options))
+    }
+
+    private func startSpeculativeDecode() {
+        let audio = finalAudio
+        // Audio read faster than it is spoken (a file) already holds what follows the silence:
+        // a decode started now would most often be of speech that goes on.
+        guard recognizer.tuning.speculative, speculative?.length != audio.count, pace.isRealTime else { return }
+        let recognizer = recognizer, language = language, pair = pairLanguage, options = options
+        speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
+    }
+
+    /// Cancels the speculative decode of audio the speech has gone on after: one that has not
+    /// reached the worker yet is never sent, so it does not delay the decodes that count.
+    private func dropSpeculativeDecode() {
+        speculative?.task.cancel()
+        speculative = nil
+    }
+
+    /// The final decode: in one language, or in both of a pair from one encoder pass. Steady
+    /// sound (`SteadySound`) is not decoded: it is no speech.
+    private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
+                                    _ pair: String?, _ options: RecognitionOptions) async throws -> WhisperAnswer {
+        if SteadySound.isSteady(audio) {
+            recognizer.worker.logger.debug("steady sound: no decode", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
+            throw RecognitionError.emptyRecognition
+        }
+        guard let pair else { return try await recognizer.decode(audio, language: language, options: options, final: true) }
+        return try await recognizer.decodePair(audio, languages: (language, pair), options: options)
+    }
+
+    /// Starts a partial decode of the utterance so far when enough new speech came and none runs.
+    private func startPartialIfDue() {
+        guard recognizer.tuning.partialResults, tracker.hasSpeech, silenceStart == nil, !partialRunning,
+              utterance.count - lastPartialLength >= Int(recognizer.tuning.partialInterval * 16_000) else { return }
+        partialRunning = true
+        let audio = utterance, recognizer = recognizer, language = language, options = options
+        Task {
+            let answer = try? await recognizer.decode(audio, language: language, options: options, final: false)
+            self.partialFinished(length: audio.count, answer: answer)
+        }
+    }
+
+    private func partialFinished(length: Int, answer: WhisperAnswer?) {
+        partialRunning = false
+        lastPartialLength = length
+        guard !isOver, let answer, answer.ok, answer.silent != true, let text = answer.text, !text.isEmpty,
+              text != lastPartial else { return }
+        readyPartial = text
+    }
+
+    /// The newest partial text that finished decoding since the last call.
+    private func collectPartial() -> [RecognitionEvent] {
+        guard let text = readyPartial else { return [] }
+        readyPartial = nil
+        lastPartial = text
+        return [.partial(text)]
+    }
+
+    /// Hands the detector and the leftover audio back for the next request.
+    private func release() {
+        recognizer.returnStream(stream)
+    }
+
+    /// A worker answer as a result; throws `emptyRecognition` for silence or no words.
+    static func result(from answer: WhisperAnswer) throws -> RecognitionResult {
+        guard answer.ok else { throw RecognitionError.workerFailed(answer.error ?? "the Whisper worker failed") }
+        if let hypotheses = answer.hypotheses { return try pairResult(hypotheses) }
+        let text = answer.text ?? ""
+        guard !text.isEmpty, answer.silent != true else { throw RecognitionError.emptyRecognition }
+        let words = (answer.words ?? []).map {
+            RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
+        }
+        return RecognitionResult(text: text, confidence: answer.confidence ?? 0,
+                                 alternatives: answer.alternatives ?? [], words: words, isFinal: true)
+    }
+}
+
+/// The pace at which audio arrives: as it is spoken (capture), or faster (a file read
+/// ahead). A speculative decode pays only at the pace of speech, where it runs while the
+/// endpoint's silence is still being heard.
+struct ArrivalPace {
+    /// How far back the pace is measured, in wall-clock time.
+    static let span = Duration.milliseconds(250)
+    private var received = 0
+    private var arrivals: [(samples: Int, at: ContinuousClock.Instant)] = []
+
+    /// Notes `samples` more samples arriving now.
+    mutating func arrived(_ samples: Int, at now: ContinuousClock.Instant = .now) {
+        received += samples
+        arrivals.append((received, now))
+        while arrivals.count > 2, now - arrivals[1].at > Self.span { arrivals.removeFirst() }
+    }
+
+    /// Whether the audio of the last `span` came at most about twice as fast as it plays (with
+    /// 0.1 s of slack for a capture's uneven chunks).
+    var isRealTime: Bool {
+        guard let first = arrivals.first, let last = arrivals.last, arrivals.count > 1 else { return true }
+        let audio = Double(last.samples - first.samples) / 16_000
+        let wall = (last.at - first.at) / .seconds(1)
+        return audio <= 2 * wall + 0.1
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Locales
+import ParleyCore
+@testable import WhisperRecognition
+@testable import Recognition
+import TestSupport
+import Testing
+
+/// Word lists, and the second opinion a final Whisper result gets from the full window when it
+/// holds a word the list does not (real worker and model).
+@Suite("Whisper second opinion", .serialized)
+struct WhisperSecondOpinionTests {
+    @Test("a word list reads CMU lines and bare words, and names the words it does not hold")
+    func lexiconWords() {
+        let lexicon = WordLexicon(parsing: "\u{FEFF}ill IH1 L\r\ndisposed D IH0 S P OW1 Z D\nyoung(2) Y AH1 NG\nman\n"
+                                  + "dashwood D AE1 SH W UH2 D\nmr. M IH1 S T ER0\ndon't D OW1 N T\n", path: "test")
+        #expect(lexicon.count == 7)
+        #expect(lexicon.unknownWords(in: "Ill-disposed young man.") == [])
+        #expect(lexicon.unknownWords(in: "He was not an ill-sposed young man.") == ["he", "was", "not", "an", "sposed"])
+        #expect(lexicon.unknownWords(in: "Mr. Dashwood's man, 10 meters—don't!") == ["meters"])
+        #expect(lexicon.unknownWords(in: "4692 … ¿man?") == [])
+    }
+
+    @Test("the word list of a language is the first installed candidate, and none is nil")
+    func installedLexicon() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-lexicon")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("spanish").path
+        try "hola\nadiós\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let candidates = ["es": [directory.appendingPathComponent("missing").path, list], "fr": [directory.path]]
+        #expect(WordLexicon.installed(language: "es", candidates: candidates)?.path == list)
+        #expect(WordLexicon.installed(language: "fr", candidates: candidates) == nil, "a directory is no word list")
+        #expect(WordLexicon.installed(language: "de", candidates: candidates) == nil)
+        let english = try #require(WordLexicon.installed(language: "en"), "the CMU dictionary of pocketsphinx-en-us")
+        #expect(english.count > 100_000)
+    }
+
+    private static func recognizer(lexicon: WordLexicon?, alternatives: Int = 1) throws -> WhisperRecognizer {
+        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
+                                                        models: DataDirectories.defaultModels(),
+                                                        dataHome: DataDirectories.personalData())
+        var tuning = WhisperRecognizer.Tuning()
+        (tuning.speculative, tuning.partialResults) = (false, false)
+        tuning.maximumAlternatives = alternatives
+        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning,
+                                 lexicon: { _ in lexicon })
+    }
+
+    private static func words(_ text: String) -> Set<String> {
+        Set(WordLexicon.words(in: text))
+    }
+
+    @Test("a reading with a word the list lacks is decoded in the full window, and the reading the list knows better wins")
+    func fullWindowWins() async throws {
+        // The short window hears "ill-sposed" in this recording on this model; the full window
+        // "ill-disposed" (if some processor's arithmetic made them agree, no second opinion is due).
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let probe = try Self.recognizer(lexicon: nil)
+        let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
+                                                               words: false, padding: probe.tuning.finalPadding).text)
+        let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
+                                                     alternatives: 0, words: false, padding: .fullWindow)
+        await probe.worker.shutdown()
+        let fullText = try #require(full.text)
+        #expect(full.window == "full")
+        // A list of exactly the full window's words: the short reading's other words are unknown.
+        let lexicon = WordLexicon(parsing: Self.words(fullText).joined(separator: "\n"), path: "test")
+        // No alternatives: the beam's other reading would be taken before any second opinion.
+        let whisper = try Self.recognizer(lexicon: lexicon, alternatives: 0)
+        let results = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(results.map(\.text) == [fullText])
+        #expect(whisper.secondOpinionCount == (Self.words(short) == Self.words(fullText) ? 0 : 1),
+                "short: '\(short)', full: '\(fullText)'")
+        await whisper.worker.shutdown()
+    }
+
+    @Test("a reading the list knows is not decoded again, and a second opinion no better is not taken")
+    func knownWordsStay() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
+        let english = try #require(WordLexicon.installed(language: "en"))
+        let whisper = try Self.recognizer(lexicon: english)
+        let first = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(whisper.secondOpinionCount == 0, "\(first.map(\.text))")
+        await whisper.worker.shutdown()
+
+        // A list without "himself": both windows hear it, so the first reading stays after asking.
+        let lacking = WordLexicon(parsing: Self.words(first.map(\.text).joined(separator: " "))
+            .subtracting(["himself"]).joined(separator: "\n"), path: "test")
+        let asking = try Self.recognizer(lexicon: lacking)
+        let second = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(asking.secondOpinionCount == 1)
+        #expect(second.map(\.text) == first.map(\.text))
+        // A word of the phrases a person expects is known, whatever the list says.
+        asking.setPhrases(["Himself"])
+        _ = try await asking.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(asking.secondOpinionCount == 1, "no second opinion for a word of the phrases")
+        await asking.worker.shutdown()
+    }
+
+    @Test("an alternative of the beam whose words the list holds is taken, with its own words and times, and no second opinion")
+    func alternativeTaken() async throws {
+        // The beam's readings of each recording as the recognizer cuts it, with no word list, until
+        // one has an alternative that lacks a word of the best reading: which recording offers one
+        // depends on the processor's kernels (0880's "ill-disposed" beside "ill-sposed" on some).
+        let probe = try Self.recognizer(lexicon: nil, alternatives: 4)
+        var found: (samples: [Int16], best: String, wanted: String, alternatives: [String])?
+        for name in ["librivox/sense_and_sensibility_01_austen_64kb-0880.wav", "librivox/sense_and_sensibility_01_austen_64kb-0870.wav",
+                     "librivox/sense_and_sensibility_01_austen_64kb-0890.wav", "librivox/sense_and_sensibility_01_austen_64kb-0920.wav",
+                     "librivox/sense_and_sensibility_01_austen_64kb-0930.wav", "numbers.raw", "something.raw", "goforward.raw"] {
+            let samples = try AudioFileReader.read(Fixtures.recording(name)).samples
+            let heard = try await probe.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+            guard heard.count == 1, let beam = heard.first,
+                  let wanted = beam.alternatives.first(where: { !Self.words(beam.text).isSubset(of: Self.words($0)) }) else { continue }
+            found = (samples, beam.text, wanted, beam.alternatives)
+            break
+        }
+        await probe.worker.shutdown()
+        let (samples, best, wanted, alternatives) = try #require(found, "no recording had an alternative with other words")
+        let lexicon = WordLexicon(parsing: Self.words(wanted).joined(separator: "\n"), path: "test")
+        // The reading taken: the first alternative in the beam's order whose words the list holds.
+        let taken = try #require(alternatives.first { Self.words($0).isSubset(of: Self.words(wanted)) })
+
+        let whisper = try Self.recognizer(lexicon: lexicon, alternatives: 4)
+        let result = try #require(try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples),
+                                                               locale: LocaleTag("en-US")!).first)
+        #expect(result.text == taken)
+        #expect(whisper.alternativeChosenCount == 1)
+        #expect(whisper.secondOpinionCount == 0, "no decode in the full window")
+        #expect(result.alternatives.first == best, "the beam's best reading is now an alternative")
+        // The words are the chosen reading's (Whisper's words: "ill", "-disposed"), aligned, in order.
+        #expect(result.words.map(\.text).joined() == taken.filter { $0 != " " })
+        #expect(zip(result.words, result.words.dropFirst()).allSatisfy { $0.start <= $1.start })
+        #expect(result.words.allSatisfy { $0.end <= Double(samples.count) / 16_000 + 0.05 && $0.confidence > 0 })
+        await whisper.worker.shutdown()
+    }
+
+    @Test("the worker makes an alternative the reading only of its last decode, and says no otherwise")
+    func alternativeOfLastDecodeOnly() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let whisper = try Self.recognizer(lexicon: nil)
+        let worker = whisper.worker
+        let first = try await worker.transcribe(samples, language: "en", prompt: nil, beam: 5, alternatives: 4,
+                                                words: false, padding: whisper.tuning.finalPadding)
+        let other = try #require(first.alternatives?.first)
+        let chosen = try #require(await worker.alternative(other, of: first, words: false))
+        #expect(chosen.text == other && chosen.alternatives?.first == first.text && chosen.words == [])
+        #expect(await worker.alternative("a reading the beam never made", of: first, words: false) == nil)
+        // Another request between: the first decode's encoder output is gone.
+        _ = try await worker.transcribe(Array(samples.prefix(16_000)), language: "en", prompt: nil, beam: 1, alternatives: 0,
+                                        words: false, padding: whisper.tuning.finalPadding)
+        #expect(await worker.alternative(other, of: first, words: false) == nil)
+        #expect(await worker.starts == 1, "a refusal is an answer, not a failure")
+        await worker.shutdown()
+    }
+}
