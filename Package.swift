@@ -33,6 +33,11 @@ var targets: [Target] = [
     // In-memory implementations of every ParleyCore stage protocol, for tests of the logic.
     .target(name: "ParleyCoreFakes", dependencies: ["ParleyCore"], path: "Tests/ParleyCoreFakes", swiftSettings: strict),
 
+    // MARK: Child processes — spawning, pipes, framing and ending of every child Parley drives
+    .target(name: "CProcessSpawn"),
+    .target(name: "ChildProcesses", dependencies: ["CProcessSpawn"], swiftSettings: strict),
+    .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: strict),
+
     // MARK: Locales
     .target(name: "Locales", dependencies: ["ParleyCore"], swiftSettings: strict),
     .testTarget(name: "LocalesTests", dependencies: ["Locales", "TestSupport"], swiftSettings: strict),
@@ -62,10 +67,9 @@ var targets: [Target] = [
     .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
 
     // MARK: Translation
-    .target(name: "CProcessSpawn"),
     .target(
         name: "Translation",
-        dependencies: ["ParleyCore", "Locales", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "ChildProcesses", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(
         name: "TranslationTests", dependencies: ["Translation", "Locales", "TestSupport"],
