@@ -62,9 +62,9 @@ var targets: [Target] = [
     // MARK: Recognition
     .target(
         name: "Recognition",
-        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate", "CFFTW", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "ChildProcesses", "CPocketSphinx", "CSndFile", "CSampleRate", "CFFTW", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "ChildProcesses", "ParleyCoreFakes", "TestSupport"], swiftSettings: strict),
 
     // MARK: Translation
     .target(
