@@ -108,7 +108,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "parley",
         dependencies: [
-            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation",
+            "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "Translation", "ChildProcesses",
             "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
