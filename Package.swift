@@ -33,6 +33,11 @@ var targets: [Target] = [
     // In-memory implementations of every ParleyCore stage protocol, for tests of the logic.
     .target(name: "ParleyCoreFakes", dependencies: ["ParleyCore"], path: "Tests/ParleyCoreFakes", swiftSettings: strict),
 
+    // MARK: Child processes — spawning, pipes, framing and ending of every child Parley drives
+    .target(name: "CProcessSpawn"),
+    .target(name: "ChildProcesses", dependencies: ["CProcessSpawn"], swiftSettings: strict),
+    .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: strict),
+
     // MARK: Locales
     .target(name: "Locales", dependencies: ["ParleyCore"], swiftSettings: strict),
     .testTarget(name: "LocalesTests", dependencies: ["Locales", "TestSupport"], swiftSettings: strict),
@@ -68,7 +73,7 @@ var targets: [Target] = [
         swiftSettings: strict),
     .target(
         name: "WhisperRecognition",
-        dependencies: ["ParleyCore", "Locales", "Recognition", "CFFTW", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "Recognition", "ChildProcesses", "CFFTW", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     // The recordings, transcripts and word errors the recognition tests compare against.
     .target(
@@ -83,14 +88,13 @@ var targets: [Target] = [
         swiftSettings: strict),
     .testTarget(
         name: "WhisperRecognitionTests",
-        dependencies: ["WhisperRecognition", "Recognition", "RecognitionTestSupport", "TestSupport"],
+        dependencies: ["WhisperRecognition", "Recognition", "ChildProcesses", "RecognitionTestSupport", "TestSupport"],
         swiftSettings: strict),
 
     // MARK: Translation
-    .target(name: "CProcessSpawn"),
     .target(
         name: "Translation",
-        dependencies: ["ParleyCore", "Locales", "CProcessSpawn", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "Locales", "ChildProcesses", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(
         name: "TranslationTests", dependencies: ["Translation", "Locales", "TestSupport"],
@@ -130,7 +134,7 @@ var targets: [Target] = [
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
-            "WhisperRecognition", "Translation", "Pronunciation", "Dialogue", "REPL",
+            "WhisperRecognition", "Translation", "ChildProcesses", "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

@@ -1,5 +1,5 @@
+import ChildProcesses
 import Foundation
-import Synchronization
 
 /// What the pipeline's processes need from the system: the environment the
 /// `apertium` command gives them, and the mode's pipeline text.
@@ -21,43 +21,18 @@ enum ApertiumEnvironment {
     /// The mode's pipeline in null-flush form, as `apertium-wblank-mode -z MODE` prints it:
     /// a shell pipeline of the stages with `$1` for the generators' mark option.
     static func pipelineScript(modeFile: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [modeTool, "-z", modeFile]
-        process.environment = forPipeline()
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+        let run: ToolRun
+        do {
+            run = try ToolRun(["/usr/bin/env", modeTool, "-z", modeFile], environment: forPipeline(), name: modeTool, timeout: 60)
+        } catch let failure as ChildProcessFailure {
+            guard case .couldNotStart = failure.kind else { throw TranslationError.unreadableMode(modeFile, failure.description) }
             throw TranslationError.toolMissing(modeTool)
         }
-        let errorData = LockedData()
-        let drain = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
-        drain.start()
-        let script = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let problem = String(decoding: errorData.waitForValue(), as: UTF8.self)
-        guard process.terminationStatus == 0, !script.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            if process.terminationStatus == 127 { throw TranslationError.toolMissing(modeTool) }
-            throw TranslationError.unreadableMode(modeFile, problem.trimmingCharacters(in: .whitespacesAndNewlines))
+        let script = run.outputText
+        guard run.status == 0, !script.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            if run.status == 127 { throw TranslationError.toolMissing(modeTool) }
+            throw TranslationError.unreadableMode(modeFile, run.errors.text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return script
-    }
-}
-
-/// Data handed over from a draining thread.
-private final class LockedData: Sendable {
-    private let value = Mutex<Data?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
-
-    func set(_ data: Data) {
-        value.withLock { $0 = data }
-        ready.signal()
-    }
-
-    func waitForValue() -> Data {
-        ready.wait()
-        return value.withLock { $0! }
     }
 }

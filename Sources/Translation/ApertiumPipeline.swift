@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Logging
 
@@ -91,16 +92,12 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
 
     private func translateNow(_ text: String) throws -> String {
         do {
-            return try exchange(text)
-        } catch let failure as PipelineFailure {
-            logger.warning("\(direction.name) \(form.rawValue): \(failure); restarting and retrying once")
-            discardProcess()
-            do {
-                return try exchange(text)
-            } catch let failure as PipelineFailure {
+            return try RestartOnce.run({ try exchange(text) }, discard: { failure, retrying in
+                if retrying { logger.warning("\(direction.name) \(form.rawValue): \(failure); restarting and retrying once") }
                 discardProcess()
-                throw TranslationError.engineFailed(direction: direction.name, reason: failure.description)
-            }
+            })
+        } catch let failure as ChildProcessFailure {
+            throw TranslationError.engineFailed(direction: direction.name, reason: failure.description)
         }
     }
 
@@ -112,7 +109,7 @@ final class ApertiumPipeline: @unchecked Sendable {  // its state is touched onl
         let timeout = limits.timeout(characters: text.count) + (isFresh ? limits.startupTimeout : 0)
         let answer = try running.exchange(request, timeout: timeout, limit: limits.answerLimit(requestBytes: request.count))
         guard let translation = ApertiumStreamFormat.decode(answer, frame: frame) else {
-            throw PipelineFailure.outOfStep
+            throw ChildProcessFailure(PipelineProcess.pipelineName, .outOfStep("an answer to another request"))
         }
         processHasAnswered = true
         if running.isOutOfStep {

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// One Apertium pipeline run as up to three processes around its tagger: the stages

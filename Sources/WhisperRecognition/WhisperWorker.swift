@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import ParleyCore
 public import Logging
@@ -120,7 +121,7 @@ public actor WhisperWorker {
             logger.debug("alternative chosen", metadata: ["text": "\(chosen.text ?? "")", "instead_of": "\(answer.text ?? "")"])
             return chosen
         } catch {
-            if let failure = error as? WhisperWorkerFailure { logger.warning("\(failure); it will be started again") }
+            if let failure = error as? ChildProcessFailure { logger.warning("\(failure); it will be started again") }
             discard(worker)
             return nil
         }
@@ -164,7 +165,7 @@ public actor WhisperWorker {
                     "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
                     "confidence": "\(answer.confidence ?? -1)"])
                 return answer
-            } catch let failure as WhisperWorkerFailure {
+            } catch let failure as ChildProcessFailure {
                 discard(worker)
                 guard attempt == 1 else { throw RecognitionError.workerFailed(failure.description) }
                 logger.warning("\(failure); restarting it and recognizing the utterance again")
@@ -189,7 +190,7 @@ public actor WhisperWorker {
             logger.debug("worker ready", metadata: ["pid": "\(worker.pid)", "mels": "\(extractor.mels)"])
             process = worker
             return worker
-        } catch let failure as WhisperWorkerFailure {
+        } catch let failure as ChildProcessFailure {
             throw RecognitionError.workerFailed(failure.description)
         }
     }

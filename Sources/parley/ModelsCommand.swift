@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import Locales
 import ParleyCore
@@ -99,31 +100,15 @@ struct ListModels: AsyncParsableCommand {
 
 /// Runs a tool to its end: its exit status and the last line it wrote on stderr, without its `int8_weights: ` prefix.
 func runTool(_ arguments: [String]) throws -> (status: Int32, sentence: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = Array(arguments.dropFirst())
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let last = text.split(separator: "\n").last.map(String.init) ?? "it ended with status \(process.terminationStatus)"
-    return (process.terminationStatus, last.hasPrefix("int8_weights: ") ? String(last.dropFirst(14)) : last)
+    let run = try ToolRun(arguments, name: (arguments[0] as NSString).lastPathComponent, timeout: 3600)
+    let last = run.errors.lastLine.isEmpty ? "it ended with status \(run.status)" : run.errors.lastLine
+    return (run.status, last.hasPrefix("int8_weights: ") ? String(last.dropFirst(14)) : last)
 }
 
 /// The SHA-256 of a file, as lower-case hex (`sha256sum`, part of every Debian system).
 func sha256(of path: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let digest = String(decoding: data, as: UTF8.self).split(separator: " ").first else {
+    let run = try? ToolRun(["/usr/bin/sha256sum", path], name: "sha256sum", timeout: 3600)
+    guard let run, run.status == 0, let digest = run.outputText.split(separator: " ").first else {
         throw ModelInstallFailure("the SHA-256 of \(path) could not be computed")
     }
     return String(digest)

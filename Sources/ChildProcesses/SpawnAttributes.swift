@@ -1,14 +1,14 @@
 import CProcessSpawn
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-extension PipelineProcess {
-    /// `posix_spawn` of `arguments` in a new process group, with the three pipe ends as its
-    /// standard streams and every other descriptor closed. Returns the child's pid.
+extension SpawnedProcess {
+    /// `posix_spawnp` of `arguments` in a new process group, with `streams` as its standard
+    /// input, output and error and every other descriptor closed. Returns the child's pid.
     static func spawn(_ arguments: [String], environment: [String: String],
-                      stdin: Int32, stdout: Int32, stderr: Int32) throws -> pid_t {
+                      streams: (input: Int32, output: Int32, errors: Int32), name: String) throws -> pid_t {
+        guard let program = arguments.first else { throw ChildProcessFailure(name, .couldNotStart("no program named")) }
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -17,18 +17,18 @@ extension PipelineProcess {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, streams.input, 0)
+        posix_spawn_file_actions_adddup2(&actions, streams.output, 1)
+        posix_spawn_file_actions_adddup2(&actions, streams.errors, 2)
         parley_spawn_close_from(&actions, 3)
         configure(&attributes)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
-            throw PipelineFailure.notStarted("\(arguments[0]): \(String(cString: strerror(status)))")
+            throw ChildProcessFailure(name, .couldNotStart("\(program): \(String(cString: strerror(status)))"))
         }
         return pid
     }
