@@ -76,32 +76,41 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from parley_worker.alignment import merge_punctuations  # noqa: E402,F401
-from parley_worker.decoder import PROTOCOL, Decoder  # noqa: E402
-from parley_worker.framing import RequestError, TruncatedFrame, error_answer, read_request, write_response  # noqa: E402,F401
+from parley_worker.decoder import PROTOCOL, Decoder  # noqa: E402,F401
+from parley_worker.framing import RequestError, TruncatedFrame, error_answer, read_frame  # noqa: E402,F401
 from parley_worker.loops import generation_length, repeating_tail, token_limit, trim_loop  # noqa: E402,F401
 from parley_worker.memory import import_runtime, no_primitive_cache, release_memory  # noqa: E402
+from parley_worker.protocol import (AlternativeRequest, NotReady, PairRequest, Pong, Ready, Refusal,  # noqa: E402
+                                    TranscribeRequest, answer_frame, decode_request, request_id)
+from parley_worker.second_opinion import said_twice, silence_decides  # noqa: E402,F401
 from parley_worker.silence import one_language_silent, pair_silent  # noqa: E402,F401
 from parley_worker.tokenizer import LanguageTokens, VocabularyTokenizer, byte_decoder  # noqa: E402,F401
 from parley_worker.verification import Verification, file_sha256  # noqa: E402,F401
 
 
 def serve(decoder, header, payload):
-    """The answer to one request, without its id: every failure, a RequestError's sentence or
-    the runtime's own message, becomes {"ok": false, "error": …} here and nowhere else."""
-    if header.get("op") != "alternative":
-        decoder.held = None  # only the last decode's alternatives can be chosen
+    """The answer to one request frame (its header bytes and payload): a typed answer, or a
+    Refusal. Every failure — a malformed request (decode_request's RequestError), a request
+    the model cannot serve, the runtime's own error — becomes the one Refusal here."""
     try:
-        if header.get("op") == "transcribe":
-            return decoder.transcribe(header, payload)
-        if header.get("op") == "alternative":
-            return decoder.alternative(header)
-        if header.get("op") == "pair":
-            return decoder.pair(header, payload)
-        if header.get("op") != "ping":
-            raise RequestError(f"unknown request '{header.get('op')}'")
-        return {"ok": True}
+        request = decode_request(header)
+        if not isinstance(request, AlternativeRequest):
+            decoder.held = None  # only the last decode's alternatives can be chosen
+        if isinstance(request, TranscribeRequest):
+            return decoder.transcribe(request, payload)
+        if isinstance(request, AlternativeRequest):
+            return decoder.alternative(request)
+        if isinstance(request, PairRequest):
+            return decoder.pair(request, payload)
+        return Pong(request.id)
     except Exception as error:  # noqa: BLE001 (one answer for every failure)
-        return error_answer(error)
+        return Refusal(request_id(header), error_answer(error)["error"])
+
+
+def write(output, message):
+    """Writes one typed message's frame and flushes it."""
+    output.write(answer_frame(message))
+    output.flush()
 
 
 def main():
@@ -120,40 +129,35 @@ def main():
     started = time.perf_counter()
     model_file = os.path.join(arguments.model, "model.bin")
     if not os.path.isfile(model_file):
-        write_response(output, {"ready": False, "error": f"no model file at {model_file}"})
+        write(output, NotReady(f"no model file at {model_file}"))
         return 1
     verification = Verification(model_file, arguments.sha256.lower())
     try:
         no_primitive_cache()
         import_runtime()  # while the hash is computed
     except ImportError as error:
-        write_response(output, {"ready": False, "error": f"CTranslate2 is not installed: {error}"})
+        write(output, NotReady(f"CTranslate2 is not installed: {error}"))
         return 1
     problem = verification.problem()
     if problem:
-        write_response(output, {"ready": False, "error": problem})
+        write(output, NotReady(problem))
         return 1
     try:
         decoder = Decoder(arguments.model, arguments.threads)
     except Exception as error:  # the runtime's own message is the useful one
-        write_response(output, {"ready": False, "error": f"the model in {arguments.model} does not load: {error}"})
+        write(output, NotReady(f"the model in {arguments.model} does not load: {error}"))
         return 1
-    write_response(output, {"ready": True, "protocol": PROTOCOL, "languages": decoder.languages,
-                            "multilingual": decoder.model.is_multilingual, "mels": decoder.mels,
-                            "verified": bool(arguments.sha256),
-                            "load_seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()})
+    write(output, Ready(decoder.languages, decoder.mels, bool(decoder.model.is_multilingual), bool(arguments.sha256),
+                        round(time.perf_counter() - started, 3), os.getpid()))
     while True:
         try:
-            request = read_request(source)
+            request = read_frame(source)
         except TruncatedFrame as error:
             print(f"whisper_worker: {error}", file=sys.stderr)
             return 1
         if request is None:
             return 0
-        header, payload = request
-        answer = serve(decoder, header, payload)
-        answer["id"] = header.get("id")
-        write_response(output, answer)
+        write(output, serve(decoder, *request))
         release_memory()
 
 
