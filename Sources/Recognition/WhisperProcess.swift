@@ -37,7 +37,7 @@ final class WhisperProcess: Sendable {
     private struct State {
         var ready: CheckedContinuation<WhisperReady, any Error>?
         var readyFrame: Result<WhisperReady, any Error>?
-        var pending: [(id: Int, continuation: CheckedContinuation<WhisperAnswer, any Error>)] = []
+        var pending: [(id: Int, continuation: CheckedContinuation<Data, any Error>)] = []
         var failure: WhisperWorkerFailure?
         var stderrTail = ""
     }
@@ -87,15 +87,15 @@ final class WhisperProcess: Sendable {
         }
     }
 
-    /// Sends one request and waits for its answer, at most `timeout` seconds.
-    func send(_ header: WhisperRequestHeader, features: [Float], timeout: Double) async throws -> WhisperAnswer {
-        let frame = try WhisperFrames.request(header: header, payload: features)
+    /// Sends one request and waits for its answer frame's body, at most `timeout` seconds.
+    func send(_ request: WhisperCall.Frame, features: [Float], timeout: Double) async throws -> Data {
+        let frame = try WhisperFrames.request(request, payload: features)
         let timer = failAfter(timeout)
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             let failure = state.withLock { state -> WhisperWorkerFailure? in
                 if let failure = state.failure { return failure }
-                state.pending.append((header.id, continuation))
+                state.pending.append((request.id, continuation))
                 return nil
             }
             if let failure { return continuation.resume(throwing: failure) }
@@ -185,17 +185,17 @@ final class WhisperProcess: Sendable {
             waiter?.resume(returning: ready)
             return
         }
-        guard let answer = try? decoder.decode(WhisperAnswer.self, from: body) else {
+        guard let answer = try? decoder.decode(WhisperReplyID.self, from: body) else {
             return fail(.outOfStep("an answer that is not JSON"))
         }
-        let waiter = state.withLock { state -> CheckedContinuation<WhisperAnswer, any Error>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Data, any Error>? in
             guard let first = state.pending.first, first.id == answer.id else { return nil }
             return state.pending.removeFirst().continuation
         }
         guard let waiter else {
             return fail(.outOfStep("an answer to request \(answer.id.map(String.init) ?? "none") that nobody waits for"))
         }
-        waiter.resume(returning: answer)
+        waiter.resume(returning: body)
     }
 
     private func collectErrors(_ errors: FileHandle) {
