@@ -2,13 +2,16 @@
 """Parley's Whisper worker: one long-lived process that keeps a CTranslate2
 Whisper model loaded and decodes utterances sent by `parley` on its pipes.
 
-Protocol (all integers little-endian u32):
+Protocol 4 (all integers little-endian u32):
   request  = header_length, header (UTF-8 JSON), payload_length, payload
   response = length, body (UTF-8 JSON)
-The first response, sent unasked, says whether the model loaded
-({"ready": true, ...} or {"ready": false, "error": "..."}). Every later
-response answers one request and carries its "id", so the caller can tell an
-answer that is out of step.
+Every message is a type in parley_worker/protocol.py (Parley's: WhisperFrames.swift,
+WhisperAnswers.swift), written as canonical JSON (sorted keys, no spaces); the golden frames in
+tests/golden pin every kind byte for byte. The first response, sent unasked, says whether the
+model loaded (Ready or NotReady, both with "protocol": 4, which Parley checks). Every later
+response answers one request and carries its "id", so the caller can tell an answer that is
+out of step. A request that cannot be served — malformed (protocol.decode_request names what
+is wrong), or one the model refuses — gets the one error answer, {"id", "ok": false, "error"}.
 
 Requests ("op"):
   transcribe  payload: the log-mel features of one utterance, float32
@@ -19,26 +22,31 @@ Requests ("op"):
               frames (1 to 3000), audio_seconds (the utterance's own length,
               which bounds the tokens and times the words), language ("en"),
               prompt (text that biases decoding, optional), beam (beam size),
-              alternatives (extra hypotheses), words (bool: word times and
-              probabilities), window ("full" when the features fill the 30 s
-              window stock transcribe encodes: reported back, and the pair
-              silence rule depends on it).
+              alternatives (extra hypotheses), words (word times and
+              probabilities), window ("short", or "full" when the features fill
+              the 30 s window stock transcribe encodes), second_opinion: when
+              the short window calls the reading silent or said twice over
+              (second_opinion.py, the rule's one owner), the features are padded
+              to the full window and decoded again in this same request; the
+              full window's reading is kept when it is heard. The answer
+              (Transcription) says which window it is and whether the full one
+              was decoded ("second_opinion").
   pair        payload and header as for transcribe, with languages (["en",
               "es"]) for language: one utterance decoded in two forced
               languages from ONE encoder pass. The encoder output is
               repeated into a batch of two and generate runs one greedy
-              hypothesis per language token; the answer carries, per language,
-              {"language", "text", "avg_logprob", "language_prob", "silent"}
-              in "hypotheses", in the order asked. language_prob is the
-              model's probability of that language token, renormalised over
-              the two (one decoder step over the same encoder output).
-              When that probability is overwhelming (PAIR_SKIP_SHARE) only
-              that language is decoded; the other hypothesis is empty, silent,
-              "skipped": true, with avg_logprob PAIR_SKIPPED_LOGPROB. When the
-              no-speech rule calls both readings silent, a reading it only
-              just called silent is kept (see pair_silent); in the full
-              window, whose no-speech probability is the one the rule was
-              made for, the rule alone judges.
+              hypothesis per language token; the answer (PairAnswer) carries a
+              PairReading per language in "hypotheses", in the order asked.
+              language_prob is the model's probability of that language token,
+              renormalised over the two (one decoder step over the same encoder
+              output). When that probability is overwhelming (PAIR_SKIP_SHARE)
+              only that language is decoded; the other reading is empty, silent,
+              skipped, with avg_logprob PAIR_SKIPPED_LOGPROB. When the no-speech
+              rule calls both readings silent, a reading it only just called
+              silent is kept (see pair_silent); in the full window, whose
+              no-speech probability is the one the rule was made for, the rule
+              alone judges. second_opinion as for transcribe, by the pair's rule
+              (silence decides the pair, or a heard reading is said twice).
   alternative no payload; header: of (the id of the last transcribe request,
               which returned alternatives), text (one of those alternatives),
               words. The same answer with that alternative as the reading
@@ -50,10 +58,10 @@ Requests ("op"):
               alternative does not.
   ping        no payload; answered with {"id": …, "ok": true}.
 
-The ready message carries "protocol": 3 and "mels". Protocols 1 and 2 sent
-16 kHz PCM; protocol 3 sends features, so that the worker needs neither numpy
-nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face
-tokenizer when a prompt is first encoded), which keeps it about 30 MiB smaller.
+Protocols 1 and 2 sent 16 kHz PCM; 3 sent features, so that the worker needs neither numpy
+nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face tokenizer when a prompt
+is first encoded), which keeps it about 30 MiB smaller; 4 typed the messages and moved the
+full-window second opinion into the worker.
 
 Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
 which costs about a second of encoder time per turn. The encoder accepts a

@@ -26,7 +26,7 @@ def golden(name):
 class GoldenFrameTests(unittest.TestCase):
     def test_every_kind_has_a_golden_frame(self):
         names = sorted(name[:-4] for name in os.listdir(GOLDEN) if name.endswith(".bin"))
-        self.assertEqual(names, sorted(list(REQUESTS) + list(ANSWERS)))
+        self.assertEqual(names, sorted(list(REQUESTS) + list(ANSWERS)))  # and README.md beside them
 
     def test_requests_encode_to_their_golden_frames_and_decode_back(self):
         for name, (request, payload) in REQUESTS.items():
