@@ -45,6 +45,13 @@ struct WhisperReplyID: Decodable {
     var id: Int?
 }
 
+/// One window decoded for an answer, and its verdict: the short window's, then the full
+/// window's when the worker gave a second opinion (for the log and the counts).
+struct WhisperDecode: Codable, Sendable, Equatable {
+    var window: WhisperWindow
+    var silent: Bool
+}
+
 /// The answer to `transcribe` and to `alternative`: one reading and how it was heard.
 struct WhisperTranscription: Codable, Sendable, Equatable {
     struct Word: Codable, Sendable, Equatable {
@@ -67,6 +74,8 @@ struct WhisperTranscription: Codable, Sendable, Equatable {
     var window: WhisperWindow
     /// Whether the worker decoded the full window too (`WhisperCall.Transcribe.secondOpinion`).
     var secondOpinion: Bool
+    /// The windows decoded for this answer, in order.
+    var decodes: [WhisperDecode]
     /// The worker's own time per stage (encode, decode, align…), in seconds.
     var seconds: [String: Double]
     var audioSeconds: Double
@@ -75,18 +84,19 @@ struct WhisperTranscription: Codable, Sendable, Equatable {
     var request: Int?
 
     enum CodingKeys: String, CodingKey {
-        case text, silent, confidence, alternatives, words, window, seconds
+        case text, silent, confidence, alternatives, words, window, seconds, decodes
         case averageLogProbability = "avg_logprob", noSpeechProbability = "no_speech_prob"
         case secondOpinion = "second_opinion", audioSeconds = "audio_seconds"
     }
 
     init(text: String = "", silent: Bool = false, averageLogProbability: Double = 0, confidence: Double = 0,
          noSpeechProbability: Double = 0, alternatives: [String] = [], words: [Word] = [],
-         window: WhisperWindow = .short, secondOpinion: Bool = false, seconds: [String: Double] = [:],
-         audioSeconds: Double = 0, request: Int? = nil) {
+         window: WhisperWindow = .short, secondOpinion: Bool = false, decodes: [WhisperDecode] = [],
+         seconds: [String: Double] = [:], audioSeconds: Double = 0, request: Int? = nil) {
         (self.text, self.silent, self.averageLogProbability, self.confidence) = (text, silent, averageLogProbability, confidence)
         (self.noSpeechProbability, self.alternatives, self.words) = (noSpeechProbability, alternatives, words)
-        (self.window, self.secondOpinion, self.seconds, self.audioSeconds) = (window, secondOpinion, seconds, audioSeconds)
+        (self.window, self.secondOpinion, self.decodes) = (window, secondOpinion, decodes)
+        (self.seconds, self.audioSeconds) = (seconds, audioSeconds)
         self.request = request
     }
 
@@ -121,11 +131,13 @@ struct WhisperPairAnswer: Codable, Sendable, Equatable {
     var window: WhisperWindow
     /// Whether the worker decoded the full window too.
     var secondOpinion: Bool
+    /// The windows decoded for this answer, in order (silent: both readings were).
+    var decodes: [WhisperDecode]
     var seconds: [String: Double]
     var audioSeconds: Double
 
     enum CodingKeys: String, CodingKey {
-        case hypotheses, window, seconds
+        case hypotheses, window, seconds, decodes
         case secondOpinion = "second_opinion", audioSeconds = "audio_seconds"
     }
 }

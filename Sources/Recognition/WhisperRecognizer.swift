@@ -40,7 +40,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var finalPad: Double? = nil
         /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
         /// features — rather than with silence appended to the audio (`WhisperPadding`; why, in
-        /// docs/recognition.md).
+        /// docs/recognition.md). With silence appended instead, the worker's full-window second
+        /// opinion hears that silence's features before its zero frames.
         public var padFeatures = true
         /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
         /// it holds a word the language's word list does not (`WordLexicon`): the short window's

@@ -61,6 +61,7 @@ extension WhisperTranscription {
         }
         joined.window = answers.first?.window ?? .short
         joined.secondOpinion = answers.contains(where: \.secondOpinion)
+        joined.decodes = answers.flatMap(\.decodes)
         joined.audioSeconds = answers.map(\.audioSeconds).reduce(0, +)
         return joined
     }
@@ -83,7 +84,8 @@ extension WhisperPairAnswer {
                            noSpeechProbability: readings.map(\.noSpeechProbability).min() ?? 0)
         }
         return WhisperPairAnswer(hypotheses: hypotheses, window: first.window,
-                                 secondOpinion: windows.contains(where: \.secondOpinion), seconds: [:],
+                                 secondOpinion: windows.contains(where: \.secondOpinion),
+                                 decodes: windows.flatMap(\.decodes), seconds: [:],
                                  audioSeconds: windows.map(\.audioSeconds).reduce(0, +))
     }
 }

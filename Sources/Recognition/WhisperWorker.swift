@@ -92,9 +92,14 @@ public actor WhisperWorker {
         let call = WhisperCall.transcribe(.init(language: language, prompt: prompt, beam: beam, alternatives: alternatives,
                                                 words: words, window: padding.window, secondOpinion: secondOpinion))
         let (id, answer): (Int, WhisperTranscription) = try await exchange(call, audio: audio, padding: padding)
-        logger.debug("decoded", metadata: [
-            "text": "\(answer.text)", "window": "\(answer.window)", "second_opinion": "\(answer.secondOpinion)",
-            "silent": "\(answer.silent)", "no_speech": "\(answer.noSpeechProbability)", "confidence": "\(answer.confidence)"])
+        for decode in answer.decodes {
+            let kept = decode.window == answer.window
+            logger.debug("decoded", metadata: [
+                "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "window": "\(decode.window)",
+                "silent": "\(decode.silent)", "text": "\(kept ? answer.text : "")", "kept": "\(kept)",
+                "no_speech": "\(kept ? answer.noSpeechProbability : -1)", "confidence": "\(kept ? answer.confidence : -1)",
+                "worker_ms": "\(Self.stages(answer.seconds))"])
+        }
         var reading = answer
         reading.request = id
         return reading
@@ -107,9 +112,13 @@ public actor WhisperWorker {
         let call = WhisperCall.pair(.init(languages: [languages.0, languages.1], prompt: prompt, window: padding.window,
                                           secondOpinion: secondOpinion))
         let (_, answer): (Int, WhisperPairAnswer) = try await exchange(call, audio: audio, padding: padding)
-        logger.debug("decoded pair", metadata: [
-            "readings": "\(answer.hypotheses.map { "\($0.language) \($0.silent ? "(silent)" : $0.text)" })",
-            "window": "\(answer.window)", "second_opinion": "\(answer.secondOpinion)"])
+        for decode in answer.decodes {
+            let kept = decode.window == answer.window
+            logger.debug("decoded", metadata: [
+                "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "window": "\(decode.window)",
+                "silent": "\(decode.silent)", "kept": "\(kept)", "worker_ms": "\(Self.stages(answer.seconds))",
+                "readings": "\(kept ? answer.hypotheses.map { "\($0.language) \($0.silent ? "(silent)" : $0.text)" } : [])"])
+        }
         return answer
     }
 
@@ -148,24 +157,33 @@ public actor WhisperWorker {
         var call = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         var features: (frames: Int, values: [Float])?
+        var featureTime = Duration.zero
         for attempt in 1...2 {
             let worker = try await running()
             // A decode no longer wanted (a speculative one whose speech went on) is not sent.
             try Task.checkCancellation()
             nextID += 1
+            let id = nextID
             if features == nil || call.features?.mels != extractor.mels {
+                let started = ContinuousClock.now
                 features = padding.features(of: audio, with: extractor)
                 if let perturbation { perturbation.apply(to: &features!.values) }
+                featureTime = started.duration(to: .now)
             }
             try Task.checkCancellation()
             call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,
                                                 audioSeconds: Double(audio.count) / Double(WhisperFeatures.sampleRate))
             do {
                 roundTrips += 1
-                let body = try await worker.send(.init(id: nextID, call: call), features: features?.values ?? [],
+                let sent = ContinuousClock.now
+                let body = try await worker.send(.init(id: id, call: call), features: features?.values ?? [],
                                                  timeout: timeout)
+                logger.debug("round trip", metadata: [
+                    "op": "\(call.operation)", "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))",
+                    "round_trip_ms": "\(Int((sent.duration(to: .now) / .milliseconds(1)).rounded()))",
+                    "features_ms": "\(String(format: "%.1f", featureTime / .milliseconds(1)))"])
                 switch try Self.reply(Answer.self, from: body).outcome {
-                case let .answer(answer): return (nextID, answer)
+                case let .answer(answer): return (id, answer)
                 case let .refused(error): throw RecognitionError.workerFailed(error)
                 }
             } catch let failure as WhisperWorkerFailure {
@@ -175,6 +193,11 @@ public actor WhisperWorker {
             }
         }
         preconditionFailure("the loop returns or throws")
+    }
+
+    /// The worker's own time per stage, in milliseconds, for the log.
+    static func stages(_ seconds: [String: Double]) -> String {
+        seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
     }
 
     /// The reply in `body`; an answer that does not decode as `Answer` means the worker is out of step.

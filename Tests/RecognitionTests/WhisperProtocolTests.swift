@@ -31,13 +31,15 @@ struct WhisperProtocolTests {
         noSpeechProbability: 0.0125, alternatives: ["He was not an ill-sposed man."],
         words: [.init(text: "He", start: 0, end: 0.32, confidence: 0.9912),
                 .init(text: "ill-disposed", start: 1.04, end: 1.5, confidence: 0.5)],
-        window: .full, secondOpinion: true, seconds: ["decode": 0.125, "encode": 0.5], audioSeconds: 2.75)
+        window: .full, secondOpinion: true, decodes: [.init(window: .short, silent: true), .init(window: .full, silent: false)],
+        seconds: ["decode": 0.125, "encode": 0.5], audioSeconds: 2.75)
     static let pair = WhisperPairAnswer(
         hypotheses: [.init(language: "en", text: "Hello.", silent: false, skipped: false, averageLogProbability: -0.5,
                            confidence: 0.6065, languageProbability: 0.75, noSpeechProbability: 0.125),
                      .init(language: "es", text: "", silent: true, skipped: true, averageLogProbability: -100,
                            confidence: 0, languageProbability: 0.25, noSpeechProbability: 0.125)],
-        window: .short, secondOpinion: false, seconds: ["detect": 0.03125], audioSeconds: 1.5)
+        window: .short, secondOpinion: false, decodes: [.init(window: .short, silent: false)],
+        seconds: ["detect": 0.03125], audioSeconds: 1.5)
     static let ready = WhisperReady(ready: true, protocol: 4, languages: ["en", "es"], mels: 80, multilingual: true,
                                     verified: true, loadSeconds: 1.25, pid: 4242)
 
@@ -95,7 +97,7 @@ struct WhisperProtocolTests {
             full = request.window == "full"
             text = "He was an ill-disposed man." if full else "He was an ill-sposed man."
             send(Transcription(request.id, text, False, -0.2, 0.8, 0.01, [] if full else ["He was an ill-disposed man."],
-                               [], request.window, False, {}, request.audio_seconds))
+                               [], request.window, False, [Decode(request.window, False)], {}, request.audio_seconds))
         """.write(to: script, atomically: true, encoding: .utf8)
         let launch = WhisperWorker.Launch(python: "/usr/bin/python3", script: script.path,
                                           model: WhisperModelFolder(path: directory.path))

@@ -12,7 +12,7 @@ from .arrays import ArrayView, repeated
 from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
 from .memory import import_runtime
-from .protocol import PROTOCOL, PairAnswer, PairReading, Transcription, Word  # noqa: F401 (PROTOCOL re-exported)
+from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401 (PROTOCOL re-exported)
 from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, transcription_wanted
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
@@ -81,6 +81,7 @@ class Decoder:
         second = self.pair_window(request, payload, languages, True)
         chosen = second if any(not h.silent and h.text for h in second.hypotheses) else answer
         chosen.second_opinion = True
+        chosen.decodes = answer.decodes + second.decodes
         chosen.seconds = {**{f"short_{k}": v for k, v in answer.seconds.items()}, **second.seconds}
         return chosen
 
@@ -122,7 +123,9 @@ class Decoder:
             no_speech, avg_logprob, text = readings[position]
             hypotheses.append(PairReading(language, "" if silent[position] else text, silent[position], False,
                                           avg_logprob, math.exp(avg_logprob), shares[index], no_speech))
-        return PairAnswer(request.id, hypotheses, "full" if full else "short", False, timings, seconds)
+        window = "full" if full else "short"
+        return PairAnswer(request.id, hypotheses, window, False, [Decode(window, all(h.silent for h in hypotheses))],
+                          timings, seconds)
 
     def pair_generate(self, encoded, tokenizers, limit, prompt_text):
         """One greedy hypothesis per tokenizer's forced language over the same encoder output,
@@ -159,15 +162,18 @@ class Decoder:
             raise RequestError(f"the model does not know the language '{request.language}'")
         self.held = None
         decoded = self.decode(request, payload, request.window == "full")
+        decodes = [Decode(request.window, decoded.silent(0))]
         second_opinion = request.second_opinion and applies(request.window, request.audio_seconds) and \
             transcription_wanted(decoded.silent(0), decoded.texts[0])
         if second_opinion:
             other = self.decode(request, payload, True)
             other.timings = {**{f"short_{k}": v for k, v in decoded.timings.items()}, **other.timings}
+            decodes.append(Decode("full", other.silent(0)))
             if not other.silent(0) and other.texts[0]:
                 decoded = other
         answer = self.answer(decoded, 0, request.words)
         answer.second_opinion = second_opinion
+        answer.decodes = decodes
         if answer.alternatives:
             self.held = (request.id, decoded)
         return answer
@@ -244,7 +250,8 @@ class Decoder:
                 alternatives.append(text)
         return Transcription(decoded.request, "" if silent else reading, silent, avg_logprob, math.exp(avg_logprob),
                              decoded.no_speech, [] if silent else alternatives, words,
-                             "full" if decoded.full else "short", False, timings, decoded.seconds)
+                             "full" if decoded.full else "short", False,
+                             [Decode("full" if decoded.full else "short", silent)], timings, decoded.seconds)
 
 
 class Decoded:

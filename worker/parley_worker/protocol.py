@@ -83,6 +83,14 @@ class Word:
 
 
 @dataclass
+class Decode:
+    """One window decoded for an answer, and its verdict: the short window's, then the full
+    window's when the worker gave a second opinion (for the caller's log and counts)."""
+    window: str
+    silent: bool
+
+
+@dataclass
 class Transcription:
     """The answer to transcribe and alternative requests. `second_opinion`: the full window
     was decoded too (`window` says which reading this is)."""
@@ -96,6 +104,7 @@ class Transcription:
     words: List[Word]
     window: str
     second_opinion: bool
+    decodes: List[Decode]
     seconds: dict
     audio_seconds: float
     ok: bool = True
@@ -119,6 +128,7 @@ class PairAnswer:
     hypotheses: List[PairReading]
     window: str
     second_opinion: bool
+    decodes: List[Decode]
     seconds: dict
     audio_seconds: float
     ok: bool = True
@@ -255,7 +265,7 @@ def decode_message(kind, body):
     """An answer or ready message of type `kind` from its JSON body, nested readings and words
     typed too (the tests' way back from a golden frame; Parley's is WhisperAnswers.swift)."""
     plain = json.loads(bytes(body).decode("utf-8"))
-    nested = {"words": Word, "hypotheses": PairReading}
+    nested = {"words": Word, "hypotheses": PairReading, "decodes": Decode}
     values = {}
     for item in dataclasses.fields(kind):
         if item.name in plain:
@@ -266,6 +276,6 @@ def decode_message(kind, body):
     return kind(**values)
 
 
-__all__ = ["PROTOCOL", "TranscribeRequest", "PairRequest", "AlternativeRequest", "PingRequest", "Word",
+__all__ = ["PROTOCOL", "TranscribeRequest", "PairRequest", "AlternativeRequest", "PingRequest", "Word", "Decode",
            "Transcription", "PairReading", "PairAnswer", "Pong", "Refusal", "Ready", "NotReady", "encode",
            "decode_request", "request_frame", "answer_frame", "request_id", "decode_message"]

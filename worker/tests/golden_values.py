@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from parley_worker.protocol import (AlternativeRequest, NotReady, PairAnswer, PairReading,  # noqa: E402
+from parley_worker.protocol import (AlternativeRequest, Decode, NotReady, PairAnswer, PairReading,  # noqa: E402
                                     PairRequest, PingRequest, Pong, Ready, Refusal, TranscribeRequest,
                                     Transcription, Word)
 
@@ -31,11 +31,13 @@ ANSWERS = {
         id=7, text="He was not an ill-disposed man.", silent=False, avg_logprob=-0.25, confidence=0.7788,
         no_speech_prob=0.0125, alternatives=["He was not an ill-sposed man."],
         words=[Word("He", 0.0, 0.32, 0.9912), Word("ill-disposed", 1.04, 1.5, 0.5)], window="full",
-        second_opinion=True, seconds={"decode": 0.125, "encode": 0.5}, audio_seconds=2.75),
+        second_opinion=True, decodes=[Decode("short", True), Decode("full", False)],
+        seconds={"decode": 0.125, "encode": 0.5}, audio_seconds=2.75),
     "pair-answer": PairAnswer(
         id=8, hypotheses=[PairReading("en", "Hello.", False, False, -0.5, 0.6065, 0.75, 0.125),
                           PairReading("es", "", True, True, -100.0, 0.0, 0.25, 0.125)],
-        window="short", second_opinion=False, seconds={"detect": 0.03125}, audio_seconds=1.5),
+        window="short", second_opinion=False, decodes=[Decode("short", False)], seconds={"detect": 0.03125},
+        audio_seconds=1.5),
     "pong-answer": Pong(id=10),
     "refusal-answer": Refusal(id=11, error="the transcribe request lacks 'language'"),
     "ready": Ready(languages=["en", "es"], mels=80, multilingual=True, verified=True, load_seconds=1.25, pid=4242),
