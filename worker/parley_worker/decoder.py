@@ -12,7 +12,7 @@ from .arrays import ArrayView, repeated
 from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
 from .memory import import_runtime
-from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401 (PROTOCOL re-exported)
+from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401
 from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, transcription_wanted
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer

@@ -72,8 +72,10 @@ class DecodeRequestTests(unittest.TestCase):
         self.assertEqual(self.refusal({"id": 1}), "the request has no 'op'")
         self.assertEqual(self.refusal({"op": "sing", "id": 1}), 'unknown request "sing"')
         self.assertEqual(self.refusal({**valid, "language": None}), "the transcribe request lacks 'language'")
-        self.assertEqual(self.refusal({**valid, "beam": "2"}), "the transcribe request's 'beam' must be an integer, not \"2\"")
-        self.assertEqual(self.refusal({**valid, "words": 1}), "the transcribe request's 'words' must be true or false, not 1")
+        self.assertEqual(self.refusal({**valid, "beam": "2"}),
+                         "the transcribe request's 'beam' must be an integer, not \"2\"")
+        self.assertEqual(self.refusal({**valid, "words": 1}),
+                         "the transcribe request's 'words' must be true or false, not 1")
         self.assertEqual(self.refusal({**valid, "window": "long"}),
                          "the transcribe request's 'window' must be \"short\" or \"full\", not \"long\"")
         self.assertEqual(self.refusal({**valid, "op": "pair", "languages": ["en", 2]}).split(",")[0],
