@@ -2,13 +2,16 @@
 """Parley's Whisper worker: one long-lived process that keeps a CTranslate2
 Whisper model loaded and decodes utterances sent by `parley` on its pipes.
 
-Protocol (all integers little-endian u32):
+Protocol 4 (all integers little-endian u32):
   request  = header_length, header (UTF-8 JSON), payload_length, payload
   response = length, body (UTF-8 JSON)
-The first response, sent unasked, says whether the model loaded
-({"ready": true, ...} or {"ready": false, "error": "..."}). Every later
-response answers one request and carries its "id", so the caller can tell an
-answer that is out of step.
+Every message is a type in parley_worker/protocol.py (Parley's: WhisperFrames.swift,
+WhisperAnswers.swift), written as canonical JSON (sorted keys, no spaces); the golden frames in
+tests/golden pin every kind byte for byte. The first response, sent unasked, says whether the
+model loaded (Ready or NotReady, both with "protocol": 4, which Parley checks). Every later
+response answers one request and carries its "id", so the caller can tell an answer that is
+out of step. A request that cannot be served — malformed (protocol.decode_request names what
+is wrong), or one the model refuses — gets the one error answer, {"id", "ok": false, "error"}.
 
 Requests ("op"):
   transcribe  payload: the log-mel features of one utterance, float32
@@ -19,26 +22,31 @@ Requests ("op"):
               frames (1 to 3000), audio_seconds (the utterance's own length,
               which bounds the tokens and times the words), language ("en"),
               prompt (text that biases decoding, optional), beam (beam size),
-              alternatives (extra hypotheses), words (bool: word times and
-              probabilities), window ("full" when the features fill the 30 s
-              window stock transcribe encodes: reported back, and the pair
-              silence rule depends on it).
+              alternatives (extra hypotheses), words (word times and
+              probabilities), window ("short", or "full" when the features fill
+              the 30 s window stock transcribe encodes), second_opinion: when
+              the short window calls the reading silent or said twice over
+              (second_opinion.py, the rule's one owner), the features are padded
+              to the full window and decoded again in this same request; the
+              full window's reading is kept when it is heard. The answer
+              (Transcription) says which window it is and whether the full one
+              was decoded ("second_opinion").
   pair        payload and header as for transcribe, with languages (["en",
               "es"]) for language: one utterance decoded in two forced
               languages from ONE encoder pass. The encoder output is
               repeated into a batch of two and generate runs one greedy
-              hypothesis per language token; the answer carries, per language,
-              {"language", "text", "avg_logprob", "language_prob", "silent"}
-              in "hypotheses", in the order asked. language_prob is the
-              model's probability of that language token, renormalised over
-              the two (one decoder step over the same encoder output).
-              When that probability is overwhelming (PAIR_SKIP_SHARE) only
-              that language is decoded; the other hypothesis is empty, silent,
-              "skipped": true, with avg_logprob PAIR_SKIPPED_LOGPROB. When the
-              no-speech rule calls both readings silent, a reading it only
-              just called silent is kept (see pair_silent); in the full
-              window, whose no-speech probability is the one the rule was
-              made for, the rule alone judges.
+              hypothesis per language token; the answer (PairAnswer) carries a
+              PairReading per language in "hypotheses", in the order asked.
+              language_prob is the model's probability of that language token,
+              renormalised over the two (one decoder step over the same encoder
+              output). When that probability is overwhelming (PAIR_SKIP_SHARE)
+              only that language is decoded; the other reading is empty, silent,
+              skipped, with avg_logprob PAIR_SKIPPED_LOGPROB. When the no-speech
+              rule calls both readings silent, a reading it only just called
+              silent is kept (see pair_silent); in the full window, whose
+              no-speech probability is the one the rule was made for, the rule
+              alone judges. second_opinion as for transcribe, by the pair's rule
+              (silence decides the pair, or a heard reading is said twice).
   alternative no payload; header: of (the id of the last transcribe request,
               which returned alternatives), text (one of those alternatives),
               words. The same answer with that alternative as the reading
@@ -50,10 +58,10 @@ Requests ("op"):
               alternative does not.
   ping        no payload; answered with {"id": …, "ok": true}.
 
-The ready message carries "protocol": 3 and "mels". Protocols 1 and 2 sent
-16 kHz PCM; protocol 3 sends features, so that the worker needs neither numpy
-nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face
-tokenizer when a prompt is first encoded), which keeps it about 30 MiB smaller.
+Protocols 1 and 2 sent 16 kHz PCM; 3 sent features, so that the worker needs neither numpy
+nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face tokenizer when a prompt
+is first encoded), which keeps it about 30 MiB smaller; 4 typed the messages and moved the
+full-window second opinion into the worker.
 
 Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
 which costs about a second of encoder time per turn. The encoder accepts a
@@ -76,32 +84,41 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from parley_worker.alignment import merge_punctuations  # noqa: E402,F401
-from parley_worker.decoder import PROTOCOL, Decoder  # noqa: E402
-from parley_worker.framing import RequestError, TruncatedFrame, error_answer, read_request, write_response  # noqa: E402,F401
+from parley_worker.decoder import PROTOCOL, Decoder  # noqa: E402,F401
+from parley_worker.framing import RequestError, TruncatedFrame, error_answer, read_frame  # noqa: E402,F401
 from parley_worker.loops import generation_length, repeating_tail, token_limit, trim_loop  # noqa: E402,F401
 from parley_worker.memory import import_runtime, no_primitive_cache, release_memory  # noqa: E402
+from parley_worker.protocol import (AlternativeRequest, NotReady, PairRequest, Pong, Ready, Refusal,  # noqa: E402
+                                    TranscribeRequest, answer_frame, decode_request, request_id)
+from parley_worker.second_opinion import said_twice, silence_decides  # noqa: E402,F401
 from parley_worker.silence import one_language_silent, pair_silent  # noqa: E402,F401
 from parley_worker.tokenizer import LanguageTokens, VocabularyTokenizer, byte_decoder  # noqa: E402,F401
 from parley_worker.verification import Verification, file_sha256  # noqa: E402,F401
 
 
 def serve(decoder, header, payload):
-    """The answer to one request, without its id: every failure, a RequestError's sentence or
-    the runtime's own message, becomes {"ok": false, "error": …} here and nowhere else."""
-    if header.get("op") != "alternative":
-        decoder.held = None  # only the last decode's alternatives can be chosen
+    """The answer to one request frame (its header bytes and payload): a typed answer, or a
+    Refusal. Every failure — a malformed request (decode_request's RequestError), a request
+    the model cannot serve, the runtime's own error — becomes the one Refusal here."""
     try:
-        if header.get("op") == "transcribe":
-            return decoder.transcribe(header, payload)
-        if header.get("op") == "alternative":
-            return decoder.alternative(header)
-        if header.get("op") == "pair":
-            return decoder.pair(header, payload)
-        if header.get("op") != "ping":
-            raise RequestError(f"unknown request '{header.get('op')}'")
-        return {"ok": True}
+        request = decode_request(header)
+        if not isinstance(request, AlternativeRequest):
+            decoder.held = None  # only the last decode's alternatives can be chosen
+        if isinstance(request, TranscribeRequest):
+            return decoder.transcribe(request, payload)
+        if isinstance(request, AlternativeRequest):
+            return decoder.alternative(request)
+        if isinstance(request, PairRequest):
+            return decoder.pair(request, payload)
+        return Pong(request.id)
     except Exception as error:  # noqa: BLE001 (one answer for every failure)
-        return error_answer(error)
+        return Refusal(request_id(header), error_answer(error)["error"])
+
+
+def write(output, message):
+    """Writes one typed message's frame and flushes it."""
+    output.write(answer_frame(message))
+    output.flush()
 
 
 def main():
@@ -120,40 +137,35 @@ def main():
     started = time.perf_counter()
     model_file = os.path.join(arguments.model, "model.bin")
     if not os.path.isfile(model_file):
-        write_response(output, {"ready": False, "error": f"no model file at {model_file}"})
+        write(output, NotReady(f"no model file at {model_file}"))
         return 1
     verification = Verification(model_file, arguments.sha256.lower())
     try:
         no_primitive_cache()
         import_runtime()  # while the hash is computed
     except ImportError as error:
-        write_response(output, {"ready": False, "error": f"CTranslate2 is not installed: {error}"})
+        write(output, NotReady(f"CTranslate2 is not installed: {error}"))
         return 1
     problem = verification.problem()
     if problem:
-        write_response(output, {"ready": False, "error": problem})
+        write(output, NotReady(problem))
         return 1
     try:
         decoder = Decoder(arguments.model, arguments.threads)
     except Exception as error:  # the runtime's own message is the useful one
-        write_response(output, {"ready": False, "error": f"the model in {arguments.model} does not load: {error}"})
+        write(output, NotReady(f"the model in {arguments.model} does not load: {error}"))
         return 1
-    write_response(output, {"ready": True, "protocol": PROTOCOL, "languages": decoder.languages,
-                            "multilingual": decoder.model.is_multilingual, "mels": decoder.mels,
-                            "verified": bool(arguments.sha256),
-                            "load_seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()})
+    write(output, Ready(decoder.languages, decoder.mels, bool(decoder.model.is_multilingual), bool(arguments.sha256),
+                        round(time.perf_counter() - started, 3), os.getpid()))
     while True:
         try:
-            request = read_request(source)
+            request = read_frame(source)
         except TruncatedFrame as error:
             print(f"whisper_worker: {error}", file=sys.stderr)
             return 1
         if request is None:
             return 0
-        header, payload = request
-        answer = serve(decoder, header, payload)
-        answer["id"] = header.get("id")
-        write_response(output, answer)
+        write(output, serve(decoder, *request))
         release_memory()
 
 

@@ -1,21 +1,33 @@
 import Foundation
 
 /// The framed binary protocol spoken with the Whisper worker on its pipes
-/// (see `worker/whisper_worker.py`).
+/// (see `worker/whisper_worker.py` and `worker/parley_worker/protocol.py`).
 ///
 /// A request is a little-endian `u32` header length, the header as UTF-8
-/// JSON, a `u32` payload length and the payload (the utterance's log-mel
-/// features, float32 little-endian, mel by mel: `WhisperFeatures`). A
-/// response is a `u32` length and a JSON body. Lengths make every frame's end
-/// explicit, so a worker that dies mid-answer is never mistaken for one that
-/// answered.
+/// JSON (`WhisperRequest.Frame`), a `u32` payload length and the payload (the
+/// utterance's log-mel features, float32 little-endian, mel by mel:
+/// `WhisperFeatures`). An answer is a `u32` length and a JSON body
+/// (`WhisperReply`). Lengths make every frame's end explicit, so a worker that
+/// dies mid-answer is never mistaken for one that answered. JSON is canonical
+/// on both sides — sorted keys, no spaces, no escaped slashes — so that one
+/// message has one encoding: the golden frames in `worker/tests/golden` pin it.
 enum WhisperFrames {
+    /// The protocol version this Parley speaks; the worker's ready message must name the same.
+    static let protocolVersion = 4
+
     /// The longest response accepted; a longer length means the stream is out of step.
     static let maximumResponseBytes = 16 << 20
 
+    /// The canonical JSON encoder (sorted keys, no spaces, slashes as they are).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     /// One request frame.
-    static func request(header: some Encodable, payload: [Float]) throws -> Data {
-        let json = try JSONEncoder().encode(header)
+    static func request(_ frame: WhisperCall.Frame, payload: [Float]) throws -> Data {
+        let json = try encoder().encode(frame)
         var data = Data(capacity: 8 + json.count + payload.count * 4)
         append(UInt32(json.count), to: &data)
         data.append(json)
@@ -25,6 +37,15 @@ enum WhisperFrames {
         #else
         payload.map { $0.bitPattern.littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
         #endif
+        return data
+    }
+
+    /// One answer (or ready) frame: its length, then its canonical JSON.
+    static func answer(_ body: some Encodable) throws -> Data {
+        let json = try encoder().encode(body)
+        var data = Data(capacity: 4 + json.count)
+        append(UInt32(json.count), to: &data)
+        data.append(json)
         return data
     }
 
@@ -38,95 +59,106 @@ enum WhisperFrames {
     }
 }
 
-/// The header of a transcription request.
-struct WhisperRequestHeader: Codable, Sendable, Equatable {
-    var op = "transcribe"
-    var id: Int
-    /// The Whisper language code (`en`, `es`).
-    var language: String
-    /// Text that biases decoding toward expected names and terms.
-    var prompt: String?
-    /// Beam size.
-    var beam: Int
-    /// Extra hypotheses to return as alternatives.
-    var alternatives: Int
-    /// Whether to align words to times (costs one more decoder pass).
-    var words: Bool
-    /// The two forced languages of a `pair` request, in order.
-    var languages: [String]? = nil
-    /// `full` when the features fill the 30 s window stock transcribe encodes.
-    var window: String? = nil
-    /// The payload's mel bands (the model's: the ready message says how many).
+/// The encoder window a request's features fill: `short`, the utterance and its padding;
+/// `full`, the 30 s stock `transcribe` encodes.
+enum WhisperWindow: String, Codable, Sendable {
+    case short, full
+}
+
+/// One request to the worker: a case per operation, each with its own fields. Its answer
+/// type: `WhisperTranscription` for `transcribe` and `alternative` (an alternative's answer is
+/// the same reading with another hypothesis chosen), `WhisperPairAnswer` for `pair`,
+/// `WhisperPong` for `ping`.
+enum WhisperCall: Sendable, Equatable {
+    case transcribe(Transcribe)
+    case pair(Pair)
+    case alternative(Alternative)
+    case ping
+
+    /// One utterance's features decoded in one language.
+    struct Transcribe: Codable, Sendable, Equatable {
+        /// The Whisper language code (`en`, `es`).
+        var language: String
+        /// Text that biases decoding toward expected names and terms.
+        var prompt: String?
+        /// Beam size.
+        var beam: Int
+        /// Extra hypotheses to return as alternatives.
+        var alternatives: Int
+        /// Whether to align words to times (costs one more decoder pass).
+        var words: Bool
+        var window: WhisperWindow
+        /// Whether the worker may decode the utterance again in the full window, in this same
+        /// request, when its own rules call for it (silent, or said twice: `second_opinion.py`).
+        var secondOpinion: Bool
+        var features = WhisperFeatureShape()
+
+        enum CodingKeys: String, CodingKey {
+            case language, prompt, beam, alternatives, words, window
+            case secondOpinion = "second_opinion"
+        }
+    }
+
+    /// One utterance's features decoded in two forced languages from one encoder pass.
+    struct Pair: Codable, Sendable, Equatable {
+        /// The two languages, in order.
+        var languages: [String]
+        var prompt: String?
+        var window: WhisperWindow
+        /// As for `Transcribe` (the pair's rule: silence decides, or a reading is said twice).
+        var secondOpinion: Bool
+        var features = WhisperFeatureShape()
+
+        enum CodingKeys: String, CodingKey {
+            case languages, prompt, window
+            case secondOpinion = "second_opinion"
+        }
+    }
+
+    /// The last transcribe request's answer again with one of its alternatives as the reading.
+    struct Alternative: Codable, Sendable, Equatable {
+        /// The transcribe request's id.
+        var of: Int
+        /// The alternative chosen.
+        var text: String
+        var words: Bool
+    }
+
+    /// The payload's shape and the utterance's own length (set when the features are made).
+    var features: WhisperFeatureShape? {
+        get {
+            switch self {
+            case let .transcribe(request): request.features
+            case let .pair(request): request.features
+            case .alternative, .ping: nil
+            }
+        }
+        set {
+            guard let newValue else { return }
+            switch self {
+            case var .transcribe(request): request.features = newValue; self = .transcribe(request)
+            case var .pair(request): request.features = newValue; self = .pair(request)
+            case .alternative, .ping: break
+            }
+        }
+    }
+}
+
+/// The shape of a request's features: the payload's mel bands (the model's: the ready message
+/// says how many) and frames (100 a second, padding included), and the utterance's own length
+/// without padding, which bounds the tokens and times the words.
+struct WhisperFeatureShape: Codable, Sendable, Equatable {
     var mels = 80
-    /// The payload's frames (100 a second, padding included).
     var frames = 0
-    /// The utterance's own length, without padding: it bounds the tokens and times the words.
     var audioSeconds = 0.0
-    /// An `alternative` request's transcribe request (its id) and the alternative it chooses.
-    var of: Int? = nil
-    var text: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case op, id, language, prompt, beam, alternatives, words, languages, window, mels, frames, of, text
+        case mels, frames
         case audioSeconds = "audio_seconds"
     }
 }
 
-/// The worker's first message: whether the model loaded.
-struct WhisperReady: Decodable, Sendable, Equatable {
-    var ready: Bool
-    var error: String?
-    var languages: [String]?
-    var verified: Bool?
-    var pid: Int32?
-    /// The protocol the worker speaks: 3 takes features (earlier ones took PCM).
-    var `protocol`: Int?
-    /// The mel bands the model takes (80; 128 for large-v3).
-    var mels: Int?
-}
-
-/// The worker's answer to a transcription request.
-struct WhisperAnswer: Decodable, Sendable, Equatable {
-    struct Word: Decodable, Sendable, Equatable {
-        var text: String
-        var start: Double
-        var end: Double
-        var confidence: Double
-    }
-
-    var id: Int?
-    var ok: Bool
-    var error: String?
-    var text: String?
-    var silent: Bool?
-    var confidence: Double?
-    var noSpeechProbability: Double?
-    var alternatives: [String]?
-    var words: [Word]?
-    /// A `pair` request's answer: the utterance in each language asked.
-    var hypotheses: [PairHypothesis]?
-    /// The encoder window the answer was decoded in: `short` or `full`.
-    var window: String?
-    /// The worker's own time per stage (encode, decode, align…), in seconds.
-    var seconds: [String: Double]?
-
-    enum CodingKeys: String, CodingKey {
-        case id, ok, error, text, silent, confidence, alternatives, words, hypotheses, window, seconds
-        case noSpeechProbability = "no_speech_prob"
-    }
-
-    /// One language's decoding in a `pair` answer.
-    struct PairHypothesis: Decodable, Sendable, Equatable {
-        var language: String
-        var text: String
-        var silent: Bool
-        var averageLogProbability: Double
-        var languageProbability: Double
-
-        enum CodingKeys: String, CodingKey {
-            case language, text, silent
-            case averageLogProbability = "avg_logprob"
-            case languageProbability = "language_prob"
-        }
-    }
+extension WhisperPadding {
+    /// The window features padded this way fill.
+    var window: WhisperWindow { self == .fullWindow ? .full : .short }
 }

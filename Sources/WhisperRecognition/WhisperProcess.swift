@@ -21,7 +21,7 @@ final class WhisperProcess: Sendable {
     init(arguments: [String], environment: [String: String]? = nil) throws {
         child = try FramedChild(arguments, environment: environment, name: Self.name,
                                 maximumFrameBytes: WhisperFrames.maximumResponseBytes,
-                                answerID: { try? JSONDecoder().decode(AnswerID.self, from: $0).id })
+                                answerID: { try? JSONDecoder().decode(WhisperReplyID.self, from: $0).id })
     }
 
     /// Waits for the worker's first message, which says whether the model loaded.
@@ -34,15 +34,10 @@ final class WhisperProcess: Sendable {
         return ready
     }
 
-    /// Sends one request and waits for its answer, at most `timeout` seconds.
-    func send(_ header: WhisperRequestHeader, features: [Float], timeout: Double) async throws -> WhisperAnswer {
-        let frame = try WhisperFrames.request(header: header, payload: features)
-        let body = try await child.send(frame, id: header.id, timeout: timeout)
-        guard let answer = try? JSONDecoder().decode(WhisperAnswer.self, from: body) else {
-            child.terminate()
-            throw ChildProcessFailure(Self.name, .outOfStep("an answer that is not JSON"))
-        }
-        return answer
+    /// Sends one request and waits for its answer frame's body, at most `timeout` seconds.
+    func send(_ request: WhisperCall.Frame, features: [Float], timeout: Double) async throws -> Data {
+        let frame = try WhisperFrames.request(request, payload: features)
+        return try await child.send(frame, id: request.id, timeout: timeout)
     }
 
     /// Kills the process and fails whatever waits on it.
@@ -53,10 +48,5 @@ final class WhisperProcess: Sendable {
     /// Closes the worker's input, so it ends on its own, and waits for it briefly.
     func close() {
         child.close(grace: 0.5)
-    }
-
-    /// The one field the layer needs to match an answer to its request.
-    private struct AnswerID: Decodable {
-        var id: Int?
     }
 }

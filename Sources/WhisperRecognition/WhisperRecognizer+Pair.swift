@@ -29,7 +29,7 @@ extension WhisperRecognizer: LanguagePairRecognizer {
     public func recognizePair(_ samples: [Int16], first: LocaleTag, second: LocaleTag,
                               options: RecognitionOptions = RecognitionOptions()) async throws -> RecognitionResult {
         try await start()
-        return try WhisperRequest.result(from: await decodePair(samples, languages: (ModelLanguageCode.whisper(first.language),
+        return try WhisperRequest.pairResult(await decodePair(samples, languages: (ModelLanguageCode.whisper(first.language),
                                                                                   ModelLanguageCode.whisper(second.language)),
                                                                 options: options))
     }
@@ -43,52 +43,42 @@ extension WhisperRecognizer: LanguagePairRecognizer {
                                                             options: options, final: true))
     }
 
-    /// Both readings of an utterance. When the short window's silence verdict decides it — both
-    /// readings silent, or only the reading of the language the model finds more probable — or
-    /// a reading is one text said twice over, the full window gives a second opinion
-    /// (`Tuning.secondOpinion`), as a final one-language decode gets in those cases.
-    /// An utterance longer than one window (`WhisperWindows`) is decoded window after window,
-    /// each language's readings joined.
-    func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperAnswer {
+    /// Both readings of an utterance, in one round trip per window. When the short window's
+    /// silence verdict decides it — both readings silent, or only the reading of the language
+    /// the model finds more probable — or a reading is one text said twice over, the worker
+    /// decodes the full window too, inside the same request (`Tuning.secondOpinion`; the rule
+    /// is the worker's, `worker/parley_worker/second_opinion.py`, beside the silence verdicts
+    /// it rests on). An utterance longer than one window (`WhisperWindows`) is decoded window
+    /// after window, each language's readings joined.
+    func decodePair(_ audio: [Int16], languages: (String, String), options: RecognitionOptions) async throws -> WhisperPairAnswer {
         let windows = WhisperWindows.ranges(of: audio)
         guard windows.count > 1 else { return try await decodePairWindow(audio, languages: languages, options: options) }
-        var answers: [WhisperAnswer] = []
+        var answers: [WhisperPairAnswer] = []
         for range in windows {
             try Task.checkCancellation()
             answers.append(try await decodePairWindow(Array(audio[range]), languages: languages, options: options))
         }
-        return WhisperAnswer.joined(answers, offsets: windows.map { Double($0.lowerBound) / 16_000 })
+        return WhisperPairAnswer.joined(answers)
     }
 
     private func decodePairWindow(_ audio: [Int16], languages: (String, String),
-                                  options: RecognitionOptions) async throws -> WhisperAnswer {
+                                  options: RecognitionOptions) async throws -> WhisperPairAnswer {
         // Padded as a final one-language decode is, so each reading is what that decode would hear.
-        let prompt = prompt(for: options)
-        let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt,
-                                                     padding: tuning.finalPadding)
-        guard tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok, let readings = answer.hypotheses,
-              Self.silenceDecides(readings) || readings.contains(where: { !$0.silent && Self.saidTwice($0.text) })
-        else { return answer }
-        countSecondOpinion()
-        let second = try await worker.transcribePair(audio, languages: languages, prompt: prompt, padding: .fullWindow)
-        return second.ok && second.hypotheses?.contains(where: { !$0.silent && !$0.text.isEmpty }) == true ? second : answer
-    }
-
-    /// Whether a silence verdict decides the pair: both readings are silent, or the one silent
-    /// reading is of the language the model finds more probable (a skipped language is never that).
-    static func silenceDecides(_ readings: [WhisperAnswer.PairHypothesis]) -> Bool {
-        let silent = readings.filter(\.silent)
-        if silent.count == readings.count { return true }
-        return silent.count == 1 && silent[0].languageProbability > 0.5
+        let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options),
+                                                     padding: tuning.finalPadding,
+                                                     secondOpinion: tuning.secondOpinion && audio.count < Self.fullWindowSamples)
+        if answer.secondOpinion { countSecondOpinion() }
+        return answer
     }
 }
 
 extension WhisperRequest {
     /// A pair answer as a result: the first language's text, both hypotheses; throws
-    /// `emptyRecognition` when the decoder heard silence in both languages.
-    static func pairResult(_ answer: [WhisperAnswer.PairHypothesis]) throws -> RecognitionResult {
-        let hypotheses = answer.map {
-            LanguageHypothesis(language: $0.language, text: $0.silent ? "" : $0.text,
+    /// `emptyRecognition` when the decoder heard silence in both languages (the worker's verdict:
+    /// a silent reading's text is empty).
+    static func pairResult(_ answer: WhisperPairAnswer) throws -> RecognitionResult {
+        let hypotheses = answer.hypotheses.map {
+            LanguageHypothesis(language: $0.language, text: $0.text,
                                decoderScore: $0.averageLogProbability, languageProbability: $0.languageProbability)
         }
         guard hypotheses.count == 2, hypotheses.contains(where: { !$0.text.isEmpty }) else {

@@ -41,17 +41,21 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var finalPad: Double? = nil
         /// Pad a final decode as stock `transcribe` pads its window — zero frames after the
         /// features — rather than with silence appended to the audio (`WhisperPadding`; why, in
-        /// docs/recognition.md).
+        /// docs/recognition.md). With silence appended instead, the worker's full-window second
+        /// opinion hears that silence's features before its zero frames.
         public var padFeatures = true
         /// Decode a final result again in the full 30 s window, as stock `transcribe` does, when
         /// it holds a word the language's word list does not (`WordLexicon`): the short window's
         /// rare slips are non-words ("ill-sposed"). The reading with fewer unknown words wins.
-        /// Before that, an alternative of the beam (when one was asked for) whose words the
-        /// list all holds is taken instead, without decoding again.
-        /// A final result called silent (or a pair whose short-window silence decides it: see
-        /// `silenceDecides`) is decoded again there too, and the full window's verdict kept: the
-        /// silence rule is Whisper's own for the full window, and the short window's no-speech
-        /// probability runs higher on speech (docs/recognition.md, "Silence gets a second opinion too").
+        /// Instead, an alternative of the beam (when one was asked for) whose words the list
+        /// all holds is taken, without decoding again; if the worker refuses it, the first
+        /// reading stands (a final result costs at most two round trips).
+        /// A final result called silent or said twice over (or a pair whose short-window
+        /// silence decides it) is decoded again there too, by the worker inside the same
+        /// request (`worker/parley_worker/second_opinion.py`, which owns that rule), and the
+        /// full window's verdict kept: the silence rule is Whisper's own for the full window,
+        /// and the short window's no-speech probability runs higher on speech
+        /// (docs/recognition.md, "Silence gets a second opinion too").
         public var secondOpinion = true
 
         /// Creates the default tuning.
@@ -166,69 +170,64 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
     /// An utterance longer than one window (`WhisperWindows`) is decoded window after window
     /// and its readings joined; a partial decode of one hears its last window only.
-    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperAnswer {
+    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperTranscription {
         let windows = WhisperWindows.ranges(of: audio)
         guard windows.count > 1 else { return try await decodeWindow(audio, language: language, options: options, final: final) }
         let decoded = final ? windows : [windows[windows.count - 1]]
-        var answers: [WhisperAnswer] = []
+        var answers: [WhisperTranscription] = []
         for range in decoded {
             try Task.checkCancellation()
             answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final))
         }
-        return WhisperAnswer.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
+        return WhisperTranscription.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
     }
 
-    /// Decodes one window of an utterance. A final result called silent, with a word the
-    /// language's word list does not hold, or whose whole text is said twice over, gets a
-    /// second opinion from the full window (`Tuning.secondOpinion`).
+    /// Decodes one window of an utterance. Round trips to the worker: one, in which the worker
+    /// itself decodes the full window too when the short window calls the reading silent or
+    /// said twice over (it owns the silence verdict and that rule); then, for a final result
+    /// with a word the language's word list does not hold (a rule that needs the list, so
+    /// Parley owns it), one more: the beam's alternative the list knows, or else the full
+    /// window (`Tuning.secondOpinion`). Never more than two.
     private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
-                              final: Bool) async throws -> WhisperAnswer {
+                              final: Bool) async throws -> WhisperTranscription {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options)
+        let secondOpinion = final && tuning.secondOpinion && audio.count < Self.fullWindowSamples
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
-                                                 padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad))
-        guard final, tuning.secondOpinion, audio.count < Self.fullWindowSamples, answer.ok else { return answer }
+                                                 padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad),
+                                                 secondOpinion: secondOpinion)
+        if answer.secondOpinion { countSecondOpinion() }
+        guard secondOpinion, !answer.secondOpinion, answer.heard,
+              let lexicon = await lexiconTask(language).value else { return answer }
         try Task.checkCancellation()
-        let secondOpinion = {
-            self.countSecondOpinion()
-            return try await self.worker.transcribe(audio, language: language, prompt: prompt,
-                                                    beam: 1 + alternatives, alternatives: alternatives,
-                                                    words: self.tuning.wordTimes, padding: .fullWindow)
-        }
-        if answer.silent == true {
-            let second = try await secondOpinion()
-            return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
-        }
-        if let text = answer.text, Self.saidTwice(text) {
-            let second = try await secondOpinion()
-            return second.ok && second.silent != true && !(second.text ?? "").isEmpty ? second : answer
-        }
-        guard let text = answer.text, !text.isEmpty, let lexicon = await lexiconTask(language).value else { return answer }
         // The names and terms a person said they expect are words, whatever the list says.
         let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
-        let unknown = lexicon.unknownWords(in: text).filter { !expected.contains($0) }
+        let unknown = lexicon.unknownWords(in: answer.text).filter { !expected.contains($0) }
         guard !unknown.isEmpty else { return answer }
-        if let chosen = await wordAlternative(of: answer, lexicon: lexicon, expected: expected) { return chosen }
-        let second = try await secondOpinion()
-        guard second.ok, second.silent != true, let other = second.text, !other.isEmpty,
-              lexicon.unknownWords(in: other).filter({ !expected.contains($0) }).count < unknown.count else { return answer }
+        if let text = answer.alternatives.first(where: { alternative in
+            lexicon.unknownWords(in: alternative).allSatisfy { expected.contains($0) }
+        }) {
+            return await wordAlternative(text, of: answer) ?? answer
+        }
+        countSecondOpinion()
+        let second = try await worker.transcribe(audio, language: language, prompt: prompt,
+                                                 beam: 1 + alternatives, alternatives: alternatives,
+                                                 words: tuning.wordTimes, padding: .fullWindow)
+        guard second.heard, lexicon.unknownWords(in: second.text).filter({ !expected.contains($0) }).count < unknown.count
+        else { return answer }
         return second
     }
 
-    /// `answer`'s first alternative whose words the list all holds, made the reading by the
-    /// worker (with its own word times and confidence), or nil. The short window's slips are
-    /// near-ties that the beam's other hypothesis often reads right ("ill-sposed" beside
-    /// "ill-disposed"): taking it costs a round trip and an alignment (~35 ms), where a
-    /// decode in the full window costs a second or more.
-    private func wordAlternative(of answer: WhisperAnswer, lexicon: WordLexicon,
-                                 expected: Set<String>) async -> WhisperAnswer? {
-        guard let text = (answer.alternatives ?? []).first(where: { alternative in
-            lexicon.unknownWords(in: alternative).allSatisfy { expected.contains($0) }
-        }) else { return nil }
+    /// `answer` with its alternative `text`, whose words the list all holds, made the reading
+    /// by the worker (with its own word times and confidence), or nil when the worker refused.
+    /// The short window's slips are near-ties that the beam's other hypothesis often reads
+    /// right ("ill-sposed" beside "ill-disposed"): taking it costs a round trip and an
+    /// alignment (~35 ms), where a decode in the full window costs a second or more.
+    private func wordAlternative(_ text: String, of answer: WhisperTranscription) async -> WhisperTranscription? {
         guard let chosen = await worker.alternative(text, of: answer, words: tuning.wordTimes),
-              chosen.silent != true, chosen.text == text else { return nil }
+              chosen.heard, chosen.text == text else { return nil }
         alternativesChosen.withLock { $0 += 1 }
         return chosen
     }

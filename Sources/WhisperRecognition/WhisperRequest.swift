@@ -29,7 +29,7 @@ public actor WhisperRequest: RecognitionRequest {
     private var readyPartial: String?
     private var lastPartial = ""
     private var lastPartialLength = 0
-    private var speculative: (length: Int, task: Task<WhisperAnswer, any Error>)?
+    private var speculative: (length: Int, task: Task<RecognitionResult, any Error>)?
     private var isOver = false
     /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
     private var pace = ArrivalPace()
@@ -150,13 +150,13 @@ public actor WhisperRequest: RecognitionRequest {
     private func decodeFinal() async throws -> RecognitionResult {
         let audio = finalAudio
         if let speculative, speculative.length == audio.count {
-            return try Self.result(from: await speculative.task.value)
+            return try await speculative.task.value
         }
         return try await decode(audio)
     }
 
     private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
-        try Self.result(from: await Self.decodeFinal(audio, recognizer, language, pairLanguage, options))
+        try await Self.decodeFinal(audio, recognizer, language, pairLanguage, options)
     }
 
     private func startSpeculativeDecode() {
@@ -178,13 +178,15 @@ public actor WhisperRequest: RecognitionRequest {
     /// The final decode: in one language, or in both of a pair from one encoder pass. Steady
     /// sound (`SteadySound`) is not decoded: it is no speech.
     private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
-                                    _ pair: String?, _ options: RecognitionOptions) async throws -> WhisperAnswer {
+                                    _ pair: String?, _ options: RecognitionOptions) async throws -> RecognitionResult {
         if SteadySound.isSteady(audio) {
             recognizer.worker.logger.debug("steady sound: no decode", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
             throw RecognitionError.emptyRecognition
         }
-        guard let pair else { return try await recognizer.decode(audio, language: language, options: options, final: true) }
-        return try await recognizer.decodePair(audio, languages: (language, pair), options: options)
+        guard let pair else {
+            return try result(from: await recognizer.decode(audio, language: language, options: options, final: true))
+        }
+        return try pairResult(await recognizer.decodePair(audio, languages: (language, pair), options: options))
     }
 
     /// Starts a partial decode of the utterance so far when enough new speech came and none runs.
@@ -199,12 +201,11 @@ public actor WhisperRequest: RecognitionRequest {
         }
     }
 
-    private func partialFinished(length: Int, answer: WhisperAnswer?) {
+    private func partialFinished(length: Int, answer: WhisperTranscription?) {
         partialRunning = false
         lastPartialLength = length
-        guard !isOver, let answer, answer.ok, answer.silent != true, let text = answer.text, !text.isEmpty,
-              text != lastPartial else { return }
-        readyPartial = text
+        guard !isOver, let answer, answer.heard, answer.text != lastPartial else { return }
+        readyPartial = answer.text
     }
 
     /// The newest partial text that finished decoding since the last call.
@@ -220,17 +221,15 @@ public actor WhisperRequest: RecognitionRequest {
         recognizer.returnStream(stream)
     }
 
-    /// A worker answer as a result; throws `emptyRecognition` for silence or no words.
-    static func result(from answer: WhisperAnswer) throws -> RecognitionResult {
-        guard answer.ok else { throw RecognitionError.workerFailed(answer.error ?? "the Whisper worker failed") }
-        if let hypotheses = answer.hypotheses { return try pairResult(hypotheses) }
-        let text = answer.text ?? ""
-        guard !text.isEmpty, answer.silent != true else { throw RecognitionError.emptyRecognition }
-        let words = (answer.words ?? []).map {
+    /// A worker answer as a result; throws `emptyRecognition` for silence or no words (the
+    /// worker's verdict, read, not judged again).
+    static func result(from answer: WhisperTranscription) throws -> RecognitionResult {
+        guard answer.heard else { throw RecognitionError.emptyRecognition }
+        let words = answer.words.map {
             RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
         }
-        return RecognitionResult(text: text, confidence: answer.confidence ?? 0,
-                                 alternatives: answer.alternatives ?? [], words: words, isFinal: true)
+        return RecognitionResult(text: answer.text, confidence: answer.confidence,
+                                 alternatives: answer.alternatives, words: words, isFinal: true)
     }
 }
 

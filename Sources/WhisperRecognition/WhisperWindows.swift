@@ -43,55 +43,49 @@ enum WhisperWindows {
     }
 }
 
-extension WhisperAnswer {
+extension WhisperTranscription {
     /// The answers of successive windows of one utterance as one answer: their texts joined
     /// with a space, word times moved by each window's start (`offsets`, in seconds), the mean
     /// confidence of the windows that heard speech, no alternatives (each window's are of its
-    /// own part only). Silent when every window is; the first failed answer when one failed.
-    static func joined(_ answers: [WhisperAnswer], offsets: [Double]) -> WhisperAnswer {
-        if let failed = answers.first(where: { !$0.ok }) { return failed }
-        let heard = answers.filter { $0.silent != true && !($0.text ?? "").isEmpty }
-        var joined = WhisperAnswer(ok: true)
-        joined.text = heard.compactMap(\.text).joined(separator: " ")
+    /// own part only). Silent when every window is.
+    static func joined(_ answers: [WhisperTranscription], offsets: [Double]) -> WhisperTranscription {
+        let heard = answers.filter(\.heard)
+        var joined = WhisperTranscription()
+        joined.text = heard.map(\.text).joined(separator: " ")
         joined.silent = heard.isEmpty
-        joined.confidence = heard.isEmpty ? answers.first?.confidence
-            : heard.compactMap(\.confidence).reduce(0, +) / Double(heard.count)
-        joined.noSpeechProbability = answers.compactMap(\.noSpeechProbability).min()
-        joined.alternatives = []
+        joined.confidence = heard.isEmpty ? answers.first?.confidence ?? 0
+            : heard.map(\.confidence).reduce(0, +) / Double(heard.count)
+        joined.noSpeechProbability = answers.map(\.noSpeechProbability).min() ?? 0
         joined.words = zip(answers, offsets).flatMap { answer, offset in
-            (answer.words ?? []).map { Word(text: $0.text, start: $0.start + offset, end: $0.end + offset,
-                                            confidence: $0.confidence) }
+            answer.words.map { Word(text: $0.text, start: $0.start + offset, end: $0.end + offset, confidence: $0.confidence) }
         }
-        joined.window = answers.first?.window
-        joined.hypotheses = joinedHypotheses(answers.compactMap(\.hypotheses))
+        joined.window = answers.first?.window ?? .short
+        joined.secondOpinion = answers.contains(where: \.secondOpinion)
+        joined.decodes = answers.flatMap(\.decodes)
+        joined.audioSeconds = answers.map(\.audioSeconds).reduce(0, +)
         return joined
-    }
-
-    /// Pair readings of successive windows as one reading per language: texts joined, mean
-    /// scores; a language is silent when all its windows are. Nil for no pair answers.
-    private static func joinedHypotheses(_ windows: [[PairHypothesis]]) -> [PairHypothesis]? {
-        guard let first = windows.first, windows.allSatisfy({ $0.count == first.count }) else { return nil }
-        return first.indices.map { index in
-            let readings = windows.map { $0[index] }
-            let count = Double(readings.count)
-            return PairHypothesis(language: readings[0].language,
-                                  text: readings.filter { !$0.silent && !$0.text.isEmpty }.map(\.text).joined(separator: " "),
-                                  silent: readings.allSatisfy(\.silent),
-                                  averageLogProbability: readings.map(\.averageLogProbability).reduce(0, +) / count,
-                                  languageProbability: readings.map(\.languageProbability).reduce(0, +) / count)
-        }
     }
 }
 
-extension WhisperRecognizer {
-    /// Whether `text` is one text of two words or more said twice over, compared in lower
-    /// case without punctuation ("10 of clubs 10 of clubs"): the short window's loop that ends
-    /// by itself (the worker cuts a loop only at its token limit). Such a reading is decoded
-    /// again in the full window, as stock hears it, rather than cut: a person may say it twice.
-    static func saidTwice(_ text: String) -> Bool {
-        let words = text.lowercased().split(whereSeparator: \.isWhitespace)
-            .map { $0.filter { $0.isLetter || $0.isNumber } }.filter { !$0.isEmpty }
-        guard words.count >= 4, words.count.isMultiple(of: 2) else { return false }
-        return words[..<(words.count / 2)] == words[(words.count / 2)...]
+extension WhisperPairAnswer {
+    /// Pair readings of successive windows as one reading per language: texts joined, mean
+    /// scores; a language is silent when all its windows are.
+    static func joined(_ windows: [WhisperPairAnswer]) -> WhisperPairAnswer {
+        let first = windows[0]
+        let hypotheses = first.hypotheses.indices.map { index in
+            let readings = windows.compactMap { $0.hypotheses.indices.contains(index) ? $0.hypotheses[index] : nil }
+            let count = Double(readings.count)
+            return Reading(language: readings[0].language,
+                           text: readings.filter { !$0.silent && !$0.text.isEmpty }.map(\.text).joined(separator: " "),
+                           silent: readings.allSatisfy(\.silent), skipped: readings.allSatisfy(\.skipped),
+                           averageLogProbability: readings.map(\.averageLogProbability).reduce(0, +) / count,
+                           confidence: readings.map(\.confidence).reduce(0, +) / count,
+                           languageProbability: readings.map(\.languageProbability).reduce(0, +) / count,
+                           noSpeechProbability: readings.map(\.noSpeechProbability).min() ?? 0)
+        }
+        return WhisperPairAnswer(hypotheses: hypotheses, window: first.window,
+                                 secondOpinion: windows.contains(where: \.secondOpinion),
+                                 decodes: windows.flatMap(\.decodes), seconds: [:],
+                                 audioSeconds: windows.map(\.audioSeconds).reduce(0, +))
     }
 }

@@ -44,6 +44,8 @@ public actor WhisperWorker {
     private var nextID = 0
     /// How many times the worker was started (the first start included).
     public private(set) var starts = 0
+    /// How many requests were sent to a worker: one round trip each (a retry after a restart too).
+    public private(set) var roundTrips = 0
     /// The feature extractor for the running worker's model (its mel bands).
     private var extractor = WhisperFeatures()
     /// Moves every request's features by a few float32 steps (measurements only).
@@ -84,42 +86,62 @@ public actor WhisperWorker {
     }
 
     /// Decodes one utterance, padded as `padding` says; on a worker failure restarts it and
-    /// tries once more.
-    func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int,
-                    alternatives: Int, words: Bool, padding: WhisperPadding) async throws -> WhisperAnswer {
-        let header = WhisperRequestHeader(id: 0, language: language, prompt: prompt, beam: beam,
-                                          alternatives: alternatives, words: words,
-                                          window: padding == .fullWindow ? "full" : nil)
-        return try await exchange(header, audio: audio, padding: padding)
+    /// tries once more. `secondOpinion`: the worker decodes the full window too, in the same
+    /// request, when its rules call for it (`WhisperCall.Transcribe.secondOpinion`).
+    func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int, alternatives: Int, words: Bool,
+                    padding: WhisperPadding, secondOpinion: Bool = false) async throws -> WhisperTranscription {
+        let call = WhisperCall.transcribe(.init(language: language, prompt: prompt, beam: beam, alternatives: alternatives,
+                                                words: words, window: padding.window, secondOpinion: secondOpinion))
+        let (id, answer): (Int, WhisperTranscription) = try await exchange(call, audio: audio, padding: padding)
+        for decode in answer.decodes {
+            let kept = decode.window == answer.window
+            logger.debug("decoded", metadata: [
+                "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "window": "\(decode.window)",
+                "silent": "\(decode.silent)", "text": "\(kept ? answer.text : "")", "kept": "\(kept)",
+                "no_speech": "\(kept ? answer.noSpeechProbability : -1)", "confidence": "\(kept ? answer.confidence : -1)",
+                "worker_ms": "\(Self.stages(answer.seconds))"])
+        }
+        var reading = answer
+        reading.request = id
+        return reading
     }
 
     /// Decodes one utterance in two forced languages from one encoder pass (the worker's
     /// `pair` request); on a worker failure restarts it and tries once more.
-    func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?,
-                        padding: WhisperPadding) async throws -> WhisperAnswer {
-        let header = WhisperRequestHeader(op: "pair", id: 0, language: languages.0, prompt: prompt, beam: 1,
-                                          alternatives: 0, words: false, languages: [languages.0, languages.1],
-                                          window: padding == .fullWindow ? "full" : nil)
-        return try await exchange(header, audio: audio, padding: padding)
+    func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?, padding: WhisperPadding,
+                        secondOpinion: Bool = false) async throws -> WhisperPairAnswer {
+        let call = WhisperCall.pair(.init(languages: [languages.0, languages.1], prompt: prompt, window: padding.window,
+                                          secondOpinion: secondOpinion))
+        let (_, answer): (Int, WhisperPairAnswer) = try await exchange(call, audio: audio, padding: padding)
+        for decode in answer.decodes {
+            let kept = decode.window == answer.window
+            logger.debug("decoded", metadata: [
+                "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "window": "\(decode.window)",
+                "silent": "\(decode.silent)", "kept": "\(kept)", "worker_ms": "\(Self.stages(answer.seconds))",
+                "readings": "\(kept ? answer.hypotheses.map { "\($0.language) \($0.silent ? "(silent)" : $0.text)" } : [])"])
+        }
+        return answer
     }
 
     /// `answer` again with its alternative `text` as the reading (the worker's `alternative`
     /// request: no encoder pass, no decode; words aligned when `words`). Nil when the worker no
     /// longer holds that decode (it was restarted, or another request came between) or
     /// failed: the caller decides another way, and a failed worker is started again then.
-    func alternative(_ text: String, of answer: WhisperAnswer, words: Bool) async -> WhisperAnswer? {
-        guard let of = answer.id, let worker = process else { return nil }
+    func alternative(_ text: String, of answer: WhisperTranscription, words: Bool) async -> WhisperTranscription? {
+        guard let of = answer.request, let worker = process else { return nil }
         nextID += 1
-        let header = WhisperRequestHeader(op: "alternative", id: nextID, language: "", beam: 1, alternatives: 0,
-                                          words: words, of: of, text: text)
+        roundTrips += 1
         do {
-            let chosen = try await worker.send(header, features: [], timeout: 20)
-            guard chosen.ok else {
-                logger.debug("alternative refused", metadata: ["error": "\(chosen.error ?? "")"])
+            let body = try await worker.send(.init(id: nextID, call: .alternative(.init(of: of, text: text, words: words))),
+                                             features: [], timeout: 20)
+            switch try Self.reply(WhisperTranscription.self, from: body).outcome {
+            case let .refused(error):
+                logger.debug("alternative refused", metadata: ["error": "\(error)"])
                 return nil
+            case let .answer(chosen):
+                logger.debug("alternative chosen", metadata: ["text": "\(chosen.text)", "instead_of": "\(answer.text)"])
+                return chosen
             }
-            logger.debug("alternative chosen", metadata: ["text": "\(chosen.text ?? "")", "instead_of": "\(answer.text ?? "")"])
-            return chosen
         } catch {
             if let failure = error as? ChildProcessFailure { logger.warning("\(failure); it will be started again") }
             discard(worker)
@@ -127,11 +149,13 @@ public actor WhisperWorker {
         }
     }
 
-    /// Sends `header` with the features of `audio` and waits for the answer, restarting a
-    /// failed worker once. Throws `CancellationError` without sending when the task is cancelled
-    /// before the features are ready to go.
-    private func exchange(_ request: WhisperRequestHeader, audio: [Int16], padding: WhisperPadding) async throws -> WhisperAnswer {
-        var header = request
+    /// Sends `call` with the features of `audio` and waits for its answer, restarting a failed
+    /// worker once; a refusal throws `RecognitionError.workerFailed` with the worker's sentence.
+    /// Throws `CancellationError` without sending when the task is cancelled before the
+    /// features are ready to go.
+    private func exchange<Answer: Codable & Sendable & Equatable>(_ request: WhisperCall, audio: [Int16],
+                                  padding: WhisperPadding) async throws -> (Int, Answer) {
+        var call = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         var features: (frames: Int, values: [Float])?
         var featureTime = Duration.zero
@@ -140,31 +164,29 @@ public actor WhisperWorker {
             // A decode no longer wanted (a speculative one whose speech went on) is not sent.
             try Task.checkCancellation()
             nextID += 1
-            header.id = nextID
-            if features == nil || header.mels != extractor.mels {
+            let id = nextID
+            if features == nil || call.features?.mels != extractor.mels {
                 let started = ContinuousClock.now
                 features = padding.features(of: audio, with: extractor)
                 if let perturbation { perturbation.apply(to: &features!.values) }
                 featureTime = started.duration(to: .now)
-                header.mels = extractor.mels
             }
             try Task.checkCancellation()
-            header.frames = features?.frames ?? 0
-            header.audioSeconds = Double(audio.count) / Double(WhisperFeatures.sampleRate)
+            call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,
+                                                audioSeconds: Double(audio.count) / Double(WhisperFeatures.sampleRate))
             do {
+                roundTrips += 1
                 let sent = ContinuousClock.now
-                let answer = try await worker.send(header, features: features?.values ?? [], timeout: timeout)
-                let roundTrip = sent.duration(to: .now)
-                let stages = (answer.seconds ?? [:]).sorted { $0.key < $1.key }
-                    .map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
-                logger.debug("decoded", metadata: [
-                    "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "text": "\(answer.text ?? "")",
-                    "round_trip_ms": "\(Int((roundTrip / .milliseconds(1)).rounded()))",
-                    "features_ms": "\(String(format: "%.1f", featureTime / .milliseconds(1)))",
-                    "worker_ms": "\(stages)", "window": "\(answer.window ?? "short")",
-                    "silent": "\(answer.silent ?? false)", "no_speech": "\(answer.noSpeechProbability ?? -1)",
-                    "confidence": "\(answer.confidence ?? -1)"])
-                return answer
+                let body = try await worker.send(.init(id: id, call: call), features: features?.values ?? [],
+                                                 timeout: timeout)
+                logger.debug("round trip", metadata: [
+                    "op": "\(call.operation)", "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))",
+                    "round_trip_ms": "\(Int((sent.duration(to: .now) / .milliseconds(1)).rounded()))",
+                    "features_ms": "\(String(format: "%.1f", featureTime / .milliseconds(1)))"])
+                switch try Self.reply(Answer.self, from: body).outcome {
+                case let .answer(answer): return (id, answer)
+                case let .refused(error): throw RecognitionError.workerFailed(error)
+                }
             } catch let failure as ChildProcessFailure {
                 discard(worker)
                 guard attempt == 1 else { throw RecognitionError.workerFailed(failure.description) }
@@ -172,6 +194,20 @@ public actor WhisperWorker {
             }
         }
         preconditionFailure("the loop returns or throws")
+    }
+
+    /// The worker's own time per stage, in milliseconds, for the log.
+    static func stages(_ seconds: [String: Double]) -> String {
+        seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(Int(($0.value * 1000).rounded()))" }.joined(separator: ", ")
+    }
+
+    /// The reply in `body`; an answer that does not decode as `Answer` means the worker is out of step.
+    private static func reply<Answer: Codable & Sendable & Equatable>(_: Answer.Type, from body: Data) throws -> WhisperReply<Answer> {
+        do {
+            return try JSONDecoder().decode(WhisperReply<Answer>.self, from: body)
+        } catch {
+            throw ChildProcessFailure(WhisperProcess.name, .outOfStep("an answer that is not a \(Answer.self): \(error)"))
+        }
     }
 
     // MARK: Lifecycle
@@ -198,16 +234,27 @@ public actor WhisperWorker {
     private static func spawn(_ launch: Launch) async throws -> (WhisperProcess, WhisperReady) {
         let worker = try WhisperProcess(arguments: launch.arguments)
         let ready = try await worker.ready(timeout: startTimeout)
+        if let version = ready.protocol, version != WhisperFrames.protocolVersion {
+            worker.terminate()
+            throw Self.otherVersion(launch, speaks: version)
+        }
         guard ready.ready else {
             worker.terminate()
             throw RecognitionError.modelUnusable(path: launch.model.path, reason: ready.error ?? "the worker did not say why")
         }
-        guard (ready.protocol ?? 1) >= 3, let mels = ready.mels, mels > 0 else {
+        guard ready.protocol != nil, let mels = ready.mels, mels > 0 else {
             worker.terminate()
-            throw RecognitionError.modelUnusable(path: launch.model.path,
-                                                 reason: "the worker at \(launch.script) is older than this parley (it takes audio, not features)")
+            throw Self.otherVersion(launch, speaks: nil)
         }
         return (worker, ready)
+    }
+
+    /// The one sentence for a worker of another protocol version (`speaks`; nil: older than 4).
+    static func otherVersion(_ launch: Launch, speaks version: Int?) -> RecognitionError {
+        let speaks = version.map { "protocol \($0)" } ?? "an older protocol"
+        return .notInstalled(what: "the Whisper worker of this parley (protocol \(WhisperFrames.protocolVersion); "
+                                 + "\(launch.script) speaks \(speaks))",
+                             remedy: "reinstall parley and its worker together with `make install`, then `make models`")
     }
 
     private func discard(_ worker: WhisperProcess) {

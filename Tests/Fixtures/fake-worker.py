@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """A stand-in for worker/whisper_worker.py that speaks its framing (parley_worker.framing:
 every integer a little-endian u32; request = header length, JSON header, payload length,
-payload; answer = length, JSON body) without a model, for tests of the process layer and of
-WhisperWorker's recovery.
+payload; answer = length, JSON body) and its protocol's messages (parley_worker.protocol)
+without a model, for tests of the process layer and of WhisperWorker's recovery.
 
 The mode comes from --mode, or else from the file "mode" in the --model folder: one
 mode a line, line N for the Nth start of the worker (the last line for every later
 start; the starts are counted in the folder's file "starts"). Modes:
-  answer          answer every request: its id, ok, and "<op> <language> consistent"
-                  when the payload holds mels x frames float32 values ("inconsistent" if not)
+  answer          answer every request with a transcription: its id, and the text "<op> <language>
+                  consistent" when the payload holds mels x frames float32 values ("inconsistent" if not)
   die-after N     answer N requests, then exit 3 on the next, saying so on stderr
   hang            read requests, answer none
   silent          never send the ready message
@@ -20,6 +20,10 @@ start; the starts are counted in the folder's file "starts"). Modes:
   grandchild      start a `sleep` in the worker's process group, name its pid in the ready
                   message, then hang
   fds             name the worker's open descriptors in the ready message, then answer
+  other-protocol  announce protocol 99 in the ready message, then answer
+  words           read "He was an ill-sposed man." with the alternative "He was an ill-disposed man."
+                  in the short window, refuse every alternative request, and read the alternative
+                  in the full window
 """
 
 import json
@@ -32,6 +36,7 @@ import time
 # The worker's own framing (standard library only), so the fake reads and writes frames exactly as it does.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "worker"))
 from parley_worker.framing import read_request, write_response  # noqa: E402
+from parley_worker.protocol import Decode, NotReady, Ready, Refusal, Transcription, canonical  # noqa: E402
 
 
 def is_open(fd):
@@ -58,20 +63,30 @@ def mode_for_this_start():
     return lines[min(starts, len(lines)) - 1]
 
 
-def answer(header, payload):
+def answer(header, payload, mode):
     consistent = len(payload) == header.get("mels", 0) * header.get("frames", 0) * 4
     text = f"{header.get('op')} {header.get('language')} {'consistent' if consistent else 'inconsistent'}"
-    return {"id": header.get("id"), "ok": True, "text": text, "silent": False, "confidence": 0.9}
+    window, alternatives = header.get("window", "short"), []
+    if mode == "words":
+        if header.get("op") == "alternative":
+            return canonical(Refusal(header.get("id"), "decode 1 is not the last one with alternatives"))
+        text = "He was an ill-disposed man." if window == "full" else "He was an ill-sposed man."
+        alternatives = [] if window == "full" else ["He was an ill-disposed man."]
+    return canonical(Transcription(id=header.get("id"), text=text, silent=False, avg_logprob=-0.1, confidence=0.9,
+                                   no_speech_prob=0.01, alternatives=alternatives, words=[], window=window,
+                                   second_opinion=False, decodes=[Decode(window, False)], seconds={},
+                                   audio_seconds=header.get("audio_seconds", 0.0)))
 
 
 def main():
     mode = mode_for_this_start()
     source, output = sys.stdin.buffer, sys.stdout.buffer
-    ready = {"ready": True, "protocol": 3, "mels": 80, "languages": ["en", "es"], "pid": os.getpid()}
+    ready = canonical(Ready(languages=["en", "es"], mels=80, multilingual=True, verified=False, load_seconds=0.0,
+                            pid=os.getpid()))
     if mode[0] == "silent":
         time.sleep(1000)
     if mode[0] == "not-ready":
-        write_response(output, {"ready": False, "error": "the fake model does not load"})
+        write_response(output, canonical(NotReady(error="the fake model does not load")))
         return 0
     if mode[0] == "stderr-flood":
         sys.stderr.write(("x" * 1023 + "\n") * 1024 + "last words\n")
@@ -79,6 +94,8 @@ def main():
         return 5
     if mode[0] == "grandchild":
         ready["grandchild"] = subprocess.Popen(["sleep", "1000"]).pid
+    if mode[0] == "other-protocol":
+        ready["protocol"] = 99
     if mode[0] == "fds":
         ready["fds"] = [fd for fd in range(1024) if is_open(fd)]
     write_response(output, ready)
@@ -101,7 +118,7 @@ def main():
             output.flush()
             sys.stderr.write("fake worker: stopping mid-answer\n")
             return 3
-        write_response(output, answer(header, payload))
+        write_response(output, answer(header, payload, mode[0]))
         served += 1
     return 0
 

@@ -108,23 +108,6 @@ struct HandsFreeRecognitionTests {
         #expect(rescued.pair >= 1 && rescued.single >= 2, "heard only through the second opinion: \(rescued)")
     }
 
-    @Test("the full window is asked when silence decides the pair: both readings silent, or the more probable language's")
-    func whenSilenceDecides() {
-        func reading(_ language: String, silent: Bool, probability: Double) -> WhisperAnswer.PairHypothesis {
-            .init(language: language, text: silent ? "" : "texto", silent: silent,
-                  averageLogProbability: silent && probability < 0.001 ? -100 : -1, languageProbability: probability)
-        }
-        let decides = { (readings: [WhisperAnswer.PairHypothesis]) in WhisperRecognizer.silenceDecides(readings) }
-        #expect(decides([reading("en", silent: true, probability: 0.7), reading("es", silent: true, probability: 0.3)]))
-        // The Spanish reading is silent though the model finds Spanish more probable.
-        #expect(decides([reading("en", silent: false, probability: 0.2), reading("es", silent: true, probability: 0.8)]))
-        // The silent reading is the less probable language's: the heard one wins on both counts.
-        #expect(!decides([reading("en", silent: true, probability: 0.03), reading("es", silent: false, probability: 0.97)]))
-        // A language skipped because the other was overwhelming.
-        #expect(!decides([reading("en", silent: false, probability: 0.9999), reading("es", silent: true, probability: 0.0001)]))
-        #expect(!decides([reading("en", silent: false, probability: 0.6), reading("es", silent: false, probability: 0.4)]))
-    }
-
     @Test("the pair's no-speech rule keeps a reading only when both were called silent and it is within both bounds")
     func pairSilenceRule() throws {
         // Readings: (no-speech probability, mean log-probability, text); True is silent.

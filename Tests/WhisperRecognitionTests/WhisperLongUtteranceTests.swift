@@ -60,7 +60,8 @@ struct WhisperLongUtteranceTests {
 /// Whisper loops on a given clip turns on its kernels: cards/001.wav read "10 of clubs 10 of
 /// clubs" on some processors and once on others, and the same card said twice in a row read
 /// three times on this one. So no clip is required to loop; the rule is checked on each of ten
-/// inputs, whichever way they read (`saidTwice` itself is tested in WhisperWindowsTests).
+/// inputs, whichever way they read (the rule itself, the worker's `said_twice`, is tested in
+/// worker/tests/test_second_opinion.py).
 @Suite("Whisper reading said twice", .serialized)
 struct WhisperSaidTwiceTests {
     @Test("a final reading said twice over is always decoded again in the full window")
@@ -75,7 +76,7 @@ struct WhisperSaidTwiceTests {
                 let short = try? await shortOnly.recognizeUtterance(samples, locale: WhisperLongUtteranceTests.english)
                 let opinions = whisper.secondOpinionCount
                 let result = try? await whisper.recognizeUtterance(samples, locale: WhisperLongUtteranceTests.english)
-                guard let short, WhisperRecognizer.saidTwice(short.text) else { continue }
+                guard let short, Self.saidTwice(short.text) else { continue }
                 twice += 1
                 #expect(whisper.secondOpinionCount == opinions + 1, "card \(index): \(short.text)")
                 #expect(result.map { !$0.text.isEmpty } == true, "card \(index): the full window's reading is kept")
@@ -84,5 +85,13 @@ struct WhisperSaidTwiceTests {
         print("short-window readings said twice over: \(twice) of 10")
         await shortOnly.worker.shutdown()
         await whisper.worker.shutdown()
+    }
+
+    /// The worker's rule (`second_opinion.said_twice`), restated to find the readings it covers.
+    static func saidTwice(_ text: String) -> Bool {
+        let words = text.lowercased().split(whereSeparator: \.isWhitespace)
+            .map { $0.filter { $0.isLetter || $0.isNumber } }.filter { !$0.isEmpty }
+        guard words.count >= 4, words.count.isMultiple(of: 2) else { return false }
+        return words[..<(words.count / 2)] == words[(words.count / 2)...]
     }
 }

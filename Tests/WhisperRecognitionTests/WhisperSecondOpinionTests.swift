@@ -56,13 +56,13 @@ struct WhisperSecondOpinionTests {
         // "ill-disposed" (if some processor's arithmetic made them agree, no second opinion is due).
         let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
         let probe = try Self.recognizer(lexicon: nil)
-        let short = try #require(await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
+        let short = try await (probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1, alternatives: 0,
                                                                words: false, padding: probe.tuning.finalPadding).text)
         let full = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 1,
                                                      alternatives: 0, words: false, padding: .fullWindow)
         await probe.worker.shutdown()
-        let fullText = try #require(full.text)
-        #expect(full.window == "full")
+        let fullText = full.text
+        #expect(full.window == .full)
         // A list of exactly the full window's words: the short reading's other words are unknown.
         let lexicon = WordLexicon(parsing: Self.words(fullText).joined(separator: "\n"), path: "test")
         // No alternatives: the beam's other reading would be taken before any second opinion.
@@ -141,9 +141,9 @@ struct WhisperSecondOpinionTests {
         let worker = whisper.worker
         let first = try await worker.transcribe(samples, language: "en", prompt: nil, beam: 5, alternatives: 4,
                                                 words: false, padding: whisper.tuning.finalPadding)
-        let other = try #require(first.alternatives?.first)
+        let other = try #require(first.alternatives.first)
         let chosen = try #require(await worker.alternative(other, of: first, words: false))
-        #expect(chosen.text == other && chosen.alternatives?.first == first.text && chosen.words == [])
+        #expect(chosen.text == other && chosen.alternatives.first == first.text && chosen.words == [])
         #expect(await worker.alternative("a reading the beam never made", of: first, words: false) == nil)
         // Another request between: the first decode's encoder output is gone.
         _ = try await worker.transcribe(Array(samples.prefix(16_000)), language: "en", prompt: nil, beam: 1, alternatives: 0,

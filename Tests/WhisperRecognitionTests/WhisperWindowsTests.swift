@@ -39,28 +39,18 @@ struct WhisperWindowsTests {
         #expect(ranges.last?.upperBound == audio.count)
     }
 
-    @Test("windows' answers join: texts in order, word times moved, silence left out, a failure kept")
+    @Test("windows' answers join: texts in order, word times moved, silence left out")
     func joined() {
-        var first = WhisperAnswer(ok: true, text: "He was not.", silent: false, confidence: 0.8)
+        var first = WhisperTranscription(text: "He was not.", silent: false, confidence: 0.8)
         first.words = [.init(text: "He", start: 0.1, end: 0.3, confidence: 0.9)]
-        var second = WhisperAnswer(ok: true, text: "He might.", silent: false, confidence: 0.6)
+        var second = WhisperTranscription(text: "He might.", silent: false, confidence: 0.6)
         second.words = [.init(text: "He", start: 0.2, end: 0.4, confidence: 0.7)]
-        let silent = WhisperAnswer(ok: true, text: "", silent: true, confidence: 0.1)
-        let answer = WhisperAnswer.joined([first, silent, second], offsets: [0, 20, 40])
+        let silent = WhisperTranscription(text: "", silent: true, confidence: 0.1)
+        let answer = WhisperTranscription.joined([first, silent, second], offsets: [0, 20, 40])
         #expect(answer.text == "He was not. He might." && answer.silent == false)
-        #expect(abs((answer.confidence ?? 0) - 0.7) < 1e-9)
-        #expect(answer.words?.map(\.start) == [0.1, 40.2])
-        #expect(WhisperAnswer.joined([silent, silent], offsets: [0, 27]).silent == true)
-        let failed = WhisperAnswer(ok: false, error: "gone")
-        #expect(WhisperAnswer.joined([first, failed], offsets: [0, 27]).error == "gone")
-    }
-
-    @Test("a reading that is one text said twice over goes to the full window; other repeats do not",
-          arguments: [("10 of clubs 10 of clubs", true), ("Go forward 10 meters. Go forward, 10 meters.", true),
-                      ("No. No.", false), ("five five", false), ("He might. He might even.", false),
-                      ("Go forward 10 meters.", false)])
-    func saidTwice(_ text: String, _ expected: Bool) {
-        #expect(WhisperRecognizer.saidTwice(text) == expected)
+        #expect(abs(answer.confidence - 0.7) < 1e-9)
+        #expect(answer.words.map(\.start) == [0.1, 40.2])
+        #expect(WhisperTranscription.joined([silent, silent], offsets: [0, 27]).silent == true)
     }
 
     @Test("audio read ahead of its pace (a file) is told from audio at the pace of speech (a capture)")

@@ -99,28 +99,27 @@ struct WhisperWorkerTests {
         let process = try WhisperProcess(arguments: launch.arguments)
         defer { process.close() }
         let ready = try await process.ready(timeout: WhisperWorker.startTimeout)
-        #expect(ready.protocol == 3 && ready.mels == 80)
+        #expect(ready.protocol == WhisperFrames.protocolVersion && ready.mels == 80)
         let extractor = WhisperFeatures(mels: 80)
         let samples = try Fixtures.rawSamples(Fixtures.recording("goforward.raw"))
         let features = WhisperPadding.zeroFrames(seconds: 3).features(of: samples, with: extractor)
-        var header = WhisperRequestHeader(id: 1, language: "en", prompt: nil, beam: 1, alternatives: 0, words: false)
-        header.mels = 81
-        header.frames = features.frames
-        let wrongBands = try await process.send(header, features: features.values, timeout: 60)
-        #expect(wrongBands.ok == false && wrongBands.id == 1)
-        #expect(wrongBands.error == "the model takes 80 mel bands, the request has 81")
-        header.id = 2
-        header.mels = 80
-        header.frames = features.frames + 1
-        let wrongSize = try await process.send(header, features: features.values, timeout: 60)
-        #expect(wrongSize.ok == false)
-        #expect(wrongSize.error?.hasPrefix("the payload holds \(features.values.count * 4) bytes, not 80 x \(features.frames + 1)") == true,
-                "\(wrongSize.error ?? "")")
-        header.id = 3
-        header.frames = features.frames
-        header.audioSeconds = Double(samples.count) / 16_000
-        let right = try await process.send(header, features: features.values, timeout: 60)
-        #expect(right.ok && right.text == "Go forward 10 meters.", "\(right.error ?? "")")
+        var request = WhisperCall.Transcribe(language: "en", prompt: nil, beam: 1, alternatives: 0, words: false,
+                                             window: .short, secondOpinion: false)
+        func send(_ id: Int) async throws -> WhisperReply<WhisperTranscription> {
+            let body = try await process.send(.init(id: id, call: .transcribe(request)), features: features.values, timeout: 60)
+            return try JSONDecoder().decode(WhisperReply<WhisperTranscription>.self, from: body)
+        }
+        request.features = WhisperFeatureShape(mels: 81, frames: features.frames, audioSeconds: 0)
+        let wrongBands = try await send(1)
+        #expect(wrongBands == WhisperReply(id: 1, .refused("the model takes 80 mel bands, the request has 81")))
+        request.features = WhisperFeatureShape(mels: 80, frames: features.frames + 1, audioSeconds: 0)
+        let wrongSize = try await send(2)
+        guard case let .refused(error) = wrongSize.outcome else { Issue.record("\(wrongSize)"); return }
+        #expect(error.hasPrefix("the payload holds \(features.values.count * 4) bytes, not 80 x \(features.frames + 1)"), "\(error)")
+        request.features = WhisperFeatureShape(mels: 80, frames: features.frames, audioSeconds: Double(samples.count) / 16_000)
+        let right = try await send(3)
+        guard case let .answer(answer) = right.outcome else { Issue.record("\(right)"); return }
+        #expect(answer.text == "Go forward 10 meters.")
     }
 
     @Test("the worker does not grow with every new utterance length: oneDNN's primitive cache is off")
@@ -268,11 +267,12 @@ struct WhisperWorkerTests {
 
     @Test("the framed request carries the header and the samples little-endian")
     func requestFrame() throws {
-        let header = WhisperRequestHeader(id: 7, language: "es", prompt: nil, beam: 1, alternatives: 0, words: false)
-        let frame = try WhisperFrames.request(header: header, payload: [1.5, -2])
+        let request = WhisperCall.Frame(id: 7, call: .transcribe(.init(language: "es", prompt: nil, beam: 1, alternatives: 0,
+                                                                      words: false, window: .short, secondOpinion: false)))
+        let frame = try WhisperFrames.request(request, payload: [1.5, -2])
         let headerLength = WhisperFrames.length(Array(frame.prefix(4)))
-        let decoded = try JSONDecoder().decode(WhisperRequestHeader.self, from: frame.subdata(in: 4..<(4 + headerLength)))
-        #expect(decoded == header)
+        let decoded = try JSONDecoder().decode(WhisperCall.Frame.self, from: frame.subdata(in: 4..<(4 + headerLength)))
+        #expect(decoded == request)
         let rest = Array(frame.suffix(from: 4 + headerLength))
         #expect(WhisperFrames.length(rest) == 8)
         // float32 little-endian: 1.5 is 0x3FC00000, -2 is 0xC0000000

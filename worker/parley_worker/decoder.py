@@ -12,11 +12,11 @@ from .arrays import ArrayView, repeated
 from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
 from .memory import import_runtime
+from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401
+from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, transcription_wanted
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
 
-# The protocol the ready message announces (3: the caller sends log-mel features).
-PROTOCOL = 3
 # Feature frames per second of audio (a hop of 160 samples at 16 kHz).
 FRAMES_PER_SECOND = 100
 # Whisper's window: CTranslate2's encoder takes at most 3000 frames (30 s).
@@ -44,36 +44,53 @@ class Decoder:
         # The last transcribe request with alternatives: (its id, its Decoded), for `alternative`.
         self.held = None
 
-    def features(self, header, payload):
+    def features(self, request, payload):
         """The request's features as the encoder takes them, and the utterance's own seconds."""
-        mels, frames = int(header.get("mels", 0)), int(header.get("frames", 0))
+        mels, frames = request.mels, request.frames
         if mels != self.mels:
             raise RequestError(f"the model takes {self.mels} mel bands, the request has {mels}")
         if frames < 1 or frames > MAX_FRAMES or len(payload) != mels * frames * 4:
             raise RequestError(f"the payload holds {len(payload)} bytes, not {mels} x {frames} float32 features "
                                f"(1 to {MAX_FRAMES} frames)")
-        seconds = float(header.get("audio_seconds", frames / FRAMES_PER_SECOND))
-        view = ArrayView(payload, (1, mels, frames))
-        return seconds, view
+        return request.audio_seconds, ArrayView(payload, (1, mels, frames))
 
-    def encode(self, header, payload):
-        seconds, view = self.features(header, payload)
+    def encode(self, request, payload, full=False):
+        """The encoder output of the request's features, padded to the full window when `full`
+        (the second opinion); and the utterance's own seconds."""
+        seconds, view = self.features(request, payload)
+        if full and request.frames < FULL_FRAMES:
+            view = ArrayView(full_window(payload, request.mels, request.frames), (1, request.mels, FULL_FRAMES))
         storage = self.ctranslate2.StorageView.from_array(view)
         return seconds, self.model.encode(storage, to_cpu=False)
 
-    def pair(self, header, payload):
-        """One utterance in two forced languages from one encoder pass (a batch of two prompts)."""
-        languages = list(header.get("languages") or [])
+    def pair(self, request, payload):
+        """One utterance in two forced languages from one encoder pass (a batch of two prompts);
+        decoded again in the full window when `pair_wanted` says so and the request allows it.
+        The full window's readings are kept when one of them is heard."""
+        languages = list(request.languages)
         if len(languages) != 2 or languages[0] == languages[1]:
             raise RequestError("a pair request needs two different languages")
         for language in languages:
             if language not in self.languages:
                 raise RequestError(f"the model does not know the language '{language}'")
+        full = request.window == "full"
+        answer = self.pair_window(request, payload, languages, full)
+        if not (request.second_opinion and applies(request.window, request.audio_seconds)
+                and pair_wanted([(h.silent, h.language_prob, h.text) for h in answer.hypotheses])):
+            return answer
+        second = self.pair_window(request, payload, languages, True)
+        chosen = second if any(not h.silent and h.text for h in second.hypotheses) else answer
+        chosen.second_opinion = True
+        chosen.decodes = answer.decodes + second.decodes
+        chosen.seconds = {**{f"short_{k}": v for k, v in answer.seconds.items()}, **second.seconds}
+        return chosen
+
+    def pair_window(self, request, payload, languages, full):
+        """The pair's readings in the short window of the request, or in the full window."""
         tokenizers = [self.tokenizer(language) for language in languages]
         timings = {}
         started = time.perf_counter()
-        full = header.get("window") == "full"
-        seconds, encoded = self.encode(header, payload)
+        seconds, encoded = self.encode(request, payload, full)
         timings["encode"] = time.perf_counter() - started
         started = time.perf_counter()
         # The language tokens' probabilities after <|startoftranscript|>: one decoder step.
@@ -84,9 +101,9 @@ class Decoder:
         timings["detect"] = time.perf_counter() - started
         started = time.perf_counter()
         decoded = [index for index in range(2) if shares[1 - index] < PAIR_SKIP_SHARE]
-        prompt_length = max(len(tokenizers[index].prompt(header.get("prompt"))) for index in decoded)
+        prompt_length = max(len(tokenizers[index].prompt(request.prompt)) for index in decoded)
         limit = token_limit(seconds, prompt_length)
-        results = self.pair_generate(encoded, [tokenizers[index] for index in decoded], limit, header)
+        results = self.pair_generate(encoded, [tokenizers[index] for index in decoded], limit, request.prompt)
         timings["generate"] = time.perf_counter() - started
         readings = []
         for index, result in zip(decoded, results):
@@ -99,27 +116,25 @@ class Decoder:
         hypotheses = []
         for index, language in enumerate(languages):
             if index not in decoded:
-                hypotheses.append({"language": language, "text": "", "silent": True, "skipped": True,
-                                   "avg_logprob": PAIR_SKIPPED_LOGPROB, "confidence": 0.0,
-                                   "language_prob": shares[index], "no_speech_prob": readings[0][0]})
+                hypotheses.append(PairReading(language, "", True, True, PAIR_SKIPPED_LOGPROB, 0.0, shares[index],
+                                              readings[0][0]))
                 continue
             position = decoded.index(index)
             no_speech, avg_logprob, text = readings[position]
-            hypotheses.append({"language": language, "text": "" if silent[position] else text,
-                               "silent": silent[position], "skipped": False,
-                               "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
-                               "language_prob": shares[index], "no_speech_prob": no_speech})
-        return {"ok": True, "hypotheses": hypotheses, "seconds": timings, "audio_seconds": seconds,
-                "window": "full" if full else "short"}
+            hypotheses.append(PairReading(language, "" if silent[position] else text, silent[position], False,
+                                          avg_logprob, math.exp(avg_logprob), shares[index], no_speech))
+        window = "full" if full else "short"
+        return PairAnswer(request.id, hypotheses, window, False, [Decode(window, all(h.silent for h in hypotheses))],
+                          timings, seconds)
 
-    def pair_generate(self, encoded, tokenizers, limit, header):
+    def pair_generate(self, encoded, tokenizers, limit, prompt_text):
         """One greedy hypothesis per tokenizer's forced language over the same encoder output,
         of up to `limit` tokens."""
         batch = encoded
         if len(tokenizers) > 1:
             copy = repeated(encoded, len(tokenizers))
             batch = self.ctranslate2.StorageView.from_array(copy)
-        prompts = [tokenizer.prompt(header.get("prompt")) for tokenizer in tokenizers]
+        prompts = [tokenizer.prompt(prompt_text) for tokenizer in tokenizers]
         return self.model.generate(
             batch, prompts, beam_size=1, num_hypotheses=1,
             max_length=generation_length(limit, max(len(prompt) for prompt in prompts)),
@@ -139,22 +154,42 @@ class Decoder:
         texts, groups = tokenizer.split_to_words(tokens + [tokenizer.eot])
         return timed_words(texts, groups, result.alignments, result.text_token_probs)
 
-    def transcribe(self, header, payload):
-        language = header.get("language", "en")
-        if language not in self.languages:
-            raise RequestError(f"the model does not know the language '{language}'")
+    def transcribe(self, request, payload):
+        """One utterance in one language; decoded again in the full window when
+        `transcription_wanted` says so and the request allows it. The full window's reading is
+        kept when it is heard."""
+        if request.language not in self.languages:
+            raise RequestError(f"the model does not know the language '{request.language}'")
         self.held = None
-        tokenizer = self.tokenizer(language)
+        decoded = self.decode(request, payload, request.window == "full")
+        decodes = [Decode(request.window, decoded.silent(0))]
+        second_opinion = request.second_opinion and applies(request.window, request.audio_seconds) and \
+            transcription_wanted(decoded.silent(0), decoded.texts[0])
+        if second_opinion:
+            other = self.decode(request, payload, True)
+            other.timings = {**{f"short_{k}": v for k, v in decoded.timings.items()}, **other.timings}
+            decodes.append(Decode("full", other.silent(0)))
+            if not other.silent(0) and other.texts[0]:
+                decoded = other
+        answer = self.answer(decoded, 0, request.words)
+        answer.second_opinion = second_opinion
+        answer.decodes = decodes
+        if answer.alternatives:
+            self.held = (request.id, decoded)
+        return answer
+
+    def decode(self, request, payload, full):
+        """The beam's hypotheses for a transcribe request, in its window or in the full one."""
+        tokenizer = self.tokenizer(request.language)
         timings = {}
         started = time.perf_counter()
-        full = header.get("window") == "full"
-        seconds, encoded = self.encode(header, payload)
+        seconds, encoded = self.encode(request, payload, full)
         timings["encode"] = time.perf_counter() - started
 
-        prompt = tokenizer.prompt(header.get("prompt"))
+        prompt = tokenizer.prompt(request.prompt)
         limit = token_limit(seconds, len(prompt))
-        hypotheses = 1 + max(0, int(header.get("alternatives", 0)))
-        beam = max(hypotheses, int(header.get("beam", 1)))
+        hypotheses = 1 + max(0, request.alternatives)
+        beam = max(hypotheses, request.beam)
         started = time.perf_counter()
         result = self.model.generate(
             encoded, [prompt], beam_size=beam, num_hypotheses=hypotheses,
@@ -171,32 +206,30 @@ class Decoder:
             texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.
             logprobs.append(float(score))
-        decoded = Decoded(tokenizer, encoded, seconds, full, sequences, texts, logprobs,
-                          float(result.no_speech_prob))
-        answer = self.answer(decoded, 0, header.get("words"), timings)
-        if answer["alternatives"]:
-            self.held = (header.get("id"), decoded)
-        return answer
+        return Decoded(request.id, tokenizer, encoded, seconds, full, sequences, texts, logprobs,
+                       float(result.no_speech_prob), timings)
 
-    def alternative(self, header):
+    def alternative(self, request):
         """The last transcribe request's answer again, with one of its alternatives as the
         reading (and its words aligned when asked): the caller found the best reading wrong.
         Its encoder output is held, so this costs no encoder pass and no decode."""
-        wanted = header.get("of")
         held_id, decoded = self.held or (None, None)
-        if decoded is None or wanted is None or wanted != held_id:
-            raise RequestError(f"decode {wanted} is not the last one with alternatives, "
+        if decoded is None or request.of != held_id:
+            raise RequestError(f"decode {request.of} is not the last one with alternatives, "
                                "whose alternatives alone are held")
-        text = header.get("text")
-        if not isinstance(text, str) or text == decoded.texts[0] or text not in decoded.texts:
-            raise RequestError(f"'{text}' is not an alternative of decode {wanted}")
-        return self.answer(decoded, decoded.texts.index(text), header.get("words"), {})
+        if request.text == decoded.texts[0] or request.text not in decoded.texts:
+            raise RequestError(f"'{request.text}' is not an alternative of decode {request.of}")
+        decoded.timings = {}
+        answer = self.answer(decoded, decoded.texts.index(request.text), request.words)
+        answer.id = request.id
+        return answer
 
-    def answer(self, decoded, chosen, words_wanted, timings):
+    def answer(self, decoded, chosen, words_wanted):
         """The answer with hypothesis `chosen` as the reading and the others as alternatives."""
         tokenizer, tokens = decoded.tokenizer, decoded.sequences[chosen]
         avg_logprob = decoded.logprobs[chosen]
-        silent = one_language_silent(decoded.no_speech, avg_logprob)
+        silent = decoded.silent(chosen)
+        timings = decoded.timings
         words = []
         if words_wanted and tokens and not silent:
             started = time.perf_counter()
@@ -207,27 +240,31 @@ class Decoder:
             for word in alignment:
                 text = word["word"].strip()
                 if text:
-                    words.append({"text": text, "start": round(float(word["start"]), 3),
-                                  "end": round(float(word["end"]), 3),
-                                  "confidence": round(float(word["probability"]), 4)})
+                    words.append(Word(text, round(float(word["start"]), 3), round(float(word["end"]), 3),
+                                      round(float(word["probability"]), 4)))
             timings["align"] = time.perf_counter() - started
         reading = decoded.texts[chosen]
         alternatives = []
         for text in decoded.texts[:chosen] + decoded.texts[chosen + 1:]:
             if text and text != reading and text not in alternatives:
                 alternatives.append(text)
-        return {"ok": True, "text": "" if silent else reading, "silent": silent,
-                "avg_logprob": avg_logprob, "confidence": math.exp(avg_logprob),
-                "no_speech_prob": decoded.no_speech, "alternatives": [] if silent else alternatives,
-                "window": "full" if decoded.full else "short",
-                "words": words, "seconds": timings, "audio_seconds": decoded.seconds}
+        return Transcription(decoded.request, "" if silent else reading, silent, avg_logprob, math.exp(avg_logprob),
+                             decoded.no_speech, [] if silent else alternatives, words,
+                             "full" if decoded.full else "short", False,
+                             [Decode("full" if decoded.full else "short", silent)], timings, decoded.seconds)
 
 
 class Decoded:
     """One transcribe request's hypotheses, and the encoder output they were decoded from."""
 
-    __slots__ = ("tokenizer", "encoded", "seconds", "full", "sequences", "texts", "logprobs", "no_speech")
+    __slots__ = ("request", "tokenizer", "encoded", "seconds", "full", "sequences", "texts", "logprobs",
+                 "no_speech", "timings")
 
-    def __init__(self, tokenizer, encoded, seconds, full, sequences, texts, logprobs, no_speech):
-        self.tokenizer, self.encoded, self.seconds, self.full = tokenizer, encoded, seconds, full
+    def __init__(self, request, tokenizer, encoded, seconds, full, sequences, texts, logprobs, no_speech, timings):
+        self.request, self.tokenizer, self.encoded, self.seconds, self.full = request, tokenizer, encoded, seconds, full
         self.sequences, self.texts, self.logprobs, self.no_speech = sequences, texts, logprobs, no_speech
+        self.timings = timings
+
+    def silent(self, index):
+        """Whether hypothesis `index` is silence (Whisper's no-speech rule: silence.py)."""
+        return one_language_silent(self.no_speech, self.logprobs[index])

@@ -34,22 +34,30 @@ def read_part(stream, count):
     return data
 
 
-def read_request(stream):
-    """One request frame: (header dict, payload bytes), or None at end of input between
-    frames. Input that ends inside a frame raises TruncatedFrame."""
+def read_frame(stream):
+    """One request frame as bytes: (header, payload), or None at end of input between frames.
+    Input that ends inside a frame raises TruncatedFrame. The header is decoded by
+    protocol.decode_request."""
     first = stream.read(1)
     if not first:
         return None
     size = bytes(first) + bytes(read_part(stream, 3))
-    header = json.loads(read_part(stream, struct.unpack("<I", size)[0]).decode("utf-8"))
+    header = read_part(stream, struct.unpack("<I", size)[0])
     payload_size = struct.unpack("<I", read_part(stream, 4))[0]
     payload = read_part(stream, payload_size) if payload_size else bytearray()
     return header, payload
 
 
+def read_request(stream):
+    """One request frame with its header as a plain dict (see read_frame)."""
+    frame = read_frame(stream)
+    return None if frame is None else (json.loads(bytes(frame[0]).decode("utf-8")), frame[1])
+
+
 def write_frame(body):
-    """The response frame of `body`: its length, then its UTF-8 JSON."""
-    data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    """The response frame of `body`, a plain dict: its length, then its UTF-8 JSON, canonical
+    as protocol.encode writes it (sorted keys, no spaces)."""
+    data = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     return struct.pack("<I", len(data)) + data
 
 

@@ -74,7 +74,7 @@ class WriteResponseTests(unittest.TestCase):
 
         stream = Recorder()
         write_response(stream, {"ok": True, "id": 1})
-        self.assertEqual(stream.getvalue(), b'\x15\x00\x00\x00{"ok": true, "id": 1}')
+        self.assertEqual(stream.getvalue(), b'\x12\x00\x00\x00{"id":1,"ok":true}')
         self.assertTrue(stream.flushed)
 
 

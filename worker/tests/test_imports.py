@@ -11,7 +11,7 @@ import importlib.util, sys
 sys.path.insert(0, sys.argv[1])
 import parley_worker.alignment, parley_worker.arrays, parley_worker.decoder, parley_worker.framing
 import parley_worker.loops, parley_worker.memory, parley_worker.silence, parley_worker.tokenizer
-import parley_worker.verification
+import parley_worker.verification, parley_worker.protocol, parley_worker.second_opinion
 spec = importlib.util.spec_from_file_location("worker", sys.argv[1] + "/whisper_worker.py")
 worker = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(worker)

@@ -1,0 +1,69 @@
+"""When a final reading of the short window is decoded again in the full 30 s window, the
+window stock transcribe encodes (pure). The worker owns this rule: the verdicts it rests on —
+silence, the pair's rescue, a text said twice over — are the worker's own (silence.py), and
+deciding here lets the second decode run inside the same request, so a final result costs
+Parley one round trip for them. Parley keeps the one rule that needs a language's word list
+(a word the list lacks: WhisperRecognizer.swift)."""
+
+
+# Whisper's window: CTranslate2's encoder takes at most 3000 frames (30 s).
+FULL_FRAMES = 3000
+# Utterances at least this long are never decoded again: the full window holds 30 s.
+LONGEST_SECONDS = 29.0
+
+
+def said_twice(text):
+    """Whether `text` is one text of two words or more said twice over, compared in lower case
+    without punctuation ("10 of clubs 10 of clubs"): the short window's loop that ends by
+    itself (trim_loop cuts a loop only at its token limit). Such a reading is decoded again in
+    the full window, as stock hears it, rather than cut: a person may say it twice."""
+    words = ["".join(c for c in word if c.isalnum()) for word in text.lower().split()]
+    words = [word for word in words if word]
+    if len(words) < 4 or len(words) % 2:
+        return False
+    return words[:len(words) // 2] == words[len(words) // 2:]
+
+
+def transcription_wanted(silent, text):
+    """Whether a one-language reading of the short window gets the full window's opinion: it
+    was called silent, or its text is said twice over."""
+    return silent or said_twice(text)
+
+
+def silence_decides(readings):
+    """Whether a silence verdict decides a pair, given its readings as (silent, language_prob):
+    both readings are silent, or the one silent reading is of the language the model finds more
+    probable (a skipped language is never that)."""
+    silent = [share for is_silent, share in readings if is_silent]
+    if len(silent) == len(readings):
+        return True
+    return len(silent) == 1 and silent[0] > 0.5
+
+
+def pair_wanted(readings):
+    """Whether a pair's readings, as (silent, language_prob, text), get the full window's
+    opinion: silence decides the pair, or a heard reading is said twice over."""
+    return silence_decides([(silent, share) for silent, share, _ in readings]) or \
+        any(not silent and said_twice(text) for silent, _, text in readings)
+
+
+def applies(window, audio_seconds):
+    """Whether a request in `window` of an utterance this long can have a second opinion."""
+    return window == "short" and audio_seconds < LONGEST_SECONDS
+
+
+def full_window(payload, mels, frames):
+    """The features of `payload` (`mels` rows of `frames` float32 values) padded with zero
+    frames to FULL_FRAMES, as stock transcribe pads its window (Parley's zero-frame padding:
+    the short window's own frames are a prefix of the full window's)."""
+    row = frames * 4
+    padding = bytes((FULL_FRAMES - frames) * 4)
+    data = bytearray()
+    for mel in range(mels):
+        data += payload[mel * row:(mel + 1) * row]
+        data += padding
+    return data
+
+
+__all__ = ["said_twice", "silence_decides", "transcription_wanted", "pair_wanted", "applies", "full_window",
+           "FULL_FRAMES", "struct"]
