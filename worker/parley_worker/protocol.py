@@ -3,7 +3,7 @@ function that turns a request frame's header into its request (`decode_request`,
 failure is a RequestError naming what is wrong), and the canonical JSON both sides write
 (sorted keys, no spaces, integral floats as integers, absent optionals left out), so that a
 message has exactly one encoding: the golden frames in tests/golden pin it, and
-Tests/RecognitionTests/WhisperProtocolTests.swift encodes the same values to the same bytes.
+Tests/WhisperRecognitionTests/WhisperProtocolTests.swift encodes the same values to the same bytes.
 
 PROTOCOL is the version the ready message announces; Parley refuses a worker of another one."""
 
