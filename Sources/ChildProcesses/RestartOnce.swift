@@ -20,8 +20,9 @@ public enum RestartOnce {
         }
     }
 
-    /// `run(_:discard:)` for an asynchronous attempt.
-    public static func run<T>(_ attempt: () async throws -> T,
+    /// `run(_:discard:)` for an asynchronous attempt, on the caller's actor (an owner such as
+    /// `WhisperWorker` keeps its state in the attempt).
+    public static func run<T>(isolation: isolated (any Actor)? = #isolation, _ attempt: () async throws -> T,
                               discard: (ChildProcessFailure, _ retrying: Bool) async -> Void) async throws -> T {
         do {
             return try await attempt()

@@ -159,26 +159,27 @@ public actor WhisperWorker {
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         var features: (frames: Int, values: [Float])?
         var featureTime = Duration.zero
-        for attempt in 1...2 {
-            let worker = try await running()
-            // A decode no longer wanted (a speculative one whose speech went on) is not sent.
-            try Task.checkCancellation()
-            nextID += 1
-            let id = nextID
-            if features == nil || call.features?.mels != extractor.mels {
-                let started = ContinuousClock.now
-                features = padding.features(of: audio, with: extractor)
-                if let perturbation { perturbation.apply(to: &features!.values) }
-                featureTime = started.duration(to: .now)
-            }
-            try Task.checkCancellation()
-            call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,
-                                                audioSeconds: Double(audio.count) / Double(WhisperFeatures.sampleRate))
-            do {
+        var worker: WhisperProcess?
+        do {
+            return try await RestartOnce.run({
+                let current = try await running()
+                worker = current
+                // A decode no longer wanted (a speculative one whose speech went on) is not sent.
+                try Task.checkCancellation()
+                nextID += 1
+                let id = nextID
+                if features == nil || call.features?.mels != extractor.mels {
+                    let started = ContinuousClock.now
+                    features = padding.features(of: audio, with: extractor)
+                    if let perturbation { perturbation.apply(to: &features!.values) }
+                    featureTime = started.duration(to: .now)
+                }
+                try Task.checkCancellation()
+                call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,
+                                                    audioSeconds: Double(audio.count) / Double(WhisperFeatures.sampleRate))
                 roundTrips += 1
                 let sent = ContinuousClock.now
-                let body = try await worker.send(.init(id: id, call: call), features: features?.values ?? [],
-                                                 timeout: timeout)
+                let body = try await current.send(.init(id: id, call: call), features: features?.values ?? [], timeout: timeout)
                 logger.debug("round trip", metadata: [
                     "op": "\(call.operation)", "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))",
                     "round_trip_ms": "\(Int((sent.duration(to: .now) / .milliseconds(1)).rounded()))",
@@ -187,13 +188,13 @@ public actor WhisperWorker {
                 case let .answer(answer): return (id, answer)
                 case let .refused(error): throw RecognitionError.workerFailed(error)
                 }
-            } catch let failure as ChildProcessFailure {
-                discard(worker)
-                guard attempt == 1 else { throw RecognitionError.workerFailed(failure.description) }
-                logger.warning("\(failure); restarting it and recognizing the utterance again")
-            }
+            }, discard: { failure, retrying in
+                if let worker { discard(worker) }
+                if retrying { logger.warning("\(failure); restarting it and recognizing the utterance again") }
+            })
+        } catch let failure as ChildProcessFailure {
+            throw RecognitionError.workerFailed(failure.description)
         }
-        preconditionFailure("the loop returns or throws")
     }
 
     /// The worker's own time per stage, in milliseconds, for the log.
