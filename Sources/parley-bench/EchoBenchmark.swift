@@ -28,25 +28,46 @@ struct EchoBenchmark: AsyncParsableCommand {
         var erle: Double { 20 * log10(echoRMS / max(residualRMS, 0.5)) }
     }
 
+    /// Speech over playback: a person's recording played into the microphone 1.5 s into the
+    /// translation, read by Whisper from the raw microphone and from the canceller's source.
+    struct DoubleTalk: Codable {
+        var server: String
+        var latency: Int
+        var alone: String
+        var raw: String
+        var cancelled: String
+    }
+
+    /// Everything measured on one server.
+    struct Measured: Codable {
+        var rows: [Row]
+        var doubleTalk: [DoubleTalk]
+    }
+
+    /// The person who speaks over the translation, and what they said.
+    static let talker = "librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+
     static let sentence = "La estación de tren está al final de esta calle, a la derecha, después del puente y del mercado."
 
     func run() async throws {
-        let rows = try measureHere()
+        let here = try measureHere()
         if thisServerOnly {
-            for row in rows { print(String(decoding: try JSONEncoder().encode(row), as: UTF8.self)) }
+            print(String(decoding: try JSONEncoder().encode(here), as: UTF8.self))
             return
         }
         let bench = Bundle.main.executableURL!.path
         let other = try ProcessRunner.run(["scripts/with-test-server.sh", "--pipewire", bench, "echo", "--this-server-only"],
                                           timeout: 1_800)
         guard other.status == 0 else { throw BenchmarkFailure("the pipewire-pulse run failed: \(other.stderr.suffix(2_000))") }
-        let pipewire = try other.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
-            .map { try JSONDecoder().decode(Row.self, from: Data($0.utf8)) }
-        try report(rows + pipewire)
+        guard let line = other.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
+            throw BenchmarkFailure("the pipewire-pulse run printed no measurements")
+        }
+        let pipewire = try JSONDecoder().decode(Measured.self, from: Data(line.utf8))
+        try report(Measured(rows: here.rows + pipewire.rows, doubleTalk: here.doubleTalk + pipewire.doubleTalk))
     }
 
     /// Every room and level on the server the environment names.
-    private func measureHere() throws -> [Row] {
+    private func measureHere() throws -> Measured {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-echo-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -69,7 +90,54 @@ struct EchoBenchmark: AsyncParsableCommand {
                 rows.append(row)
             }
         }
-        return rows
+        let serverLabel = server.contains("PipeWire") ? "pipewire-pulse" : "PulseAudio"
+        let doubleTalk = try [40, 100].map { latency in
+            try measureDoubleTalk(speech, latency: latency, server: serverLabel, parley: parley, in: directory)
+        }
+        return Measured(rows: rows, doubleTalk: doubleTalk)
+    }
+
+    /// The translation through a fresh room and canceller, and 1.5 s into it the talker's
+    /// recording into the microphone; Whisper's word error rate on each recording.
+    private func measureDoubleTalk(_ speech: String, latency: Int, server: String, parley: String,
+                                   in directory: URL) throws -> DoubleTalk {
+        guard let reference = try RecognitionCorpus.load().references[Self.talker] else {
+            throw BenchmarkFailure("no transcript of \(Self.talker)")
+        }
+        let talker = "\(RecognitionCorpus.directory)/\(Self.talker)"
+        let label = UUID().uuidString.prefix(8).lowercased()
+        let microphone = try NullSink(name: "parley_bench_dtmic_\(label)", format: NullSink.format())
+        let speaker = try NullSink(name: "parley_bench_dtspk_\(label)", format: NullSink.format())
+        defer { speaker.unload(); microphone.unload() }
+        let room = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(speaker.monitor)",
+                                          "sink=\(microphone.name)", "latency_msec=\(latency)"])
+        guard room.status == 0 else { throw BenchmarkFailure("no loopback: \(room.stderr)") }
+        defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) }
+        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
+        defer { canceller.unload(server: nil) }
+        let raw = try recorder(microphone.monitor, to: "\(directory.path)/dt-raw.raw")
+        let cancelled = try recorder(canceller.source, to: "\(directory.path)/dt-cancelled.raw")
+        let translation = try ProcessRunner.start(["paplay", "--device=\(canceller.sink)", speech])
+        Thread.sleep(forTimeInterval: 1.5)
+        let spoken = try ProcessRunner.run(["paplay", "--device=\(microphone.name)", talker])
+        guard spoken.status == 0 else { throw BenchmarkFailure("paplay failed: \(spoken.stderr)") }
+        _ = ProcessRunner.waitForExit(translation, seconds: 60)
+        Thread.sleep(forTimeInterval: 0.5)
+        for process in [raw, cancelled] { ProcessRunner.stop(process) }
+        let heard = try [talker, "\(directory.path)/dt-raw.raw", "\(directory.path)/dt-cancelled.raw"].map { path in
+            let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
+                                               timeout: 300)
+            return wer(output.stdout.split(separator: "\n").joined(separator: " "), reference)
+        }
+        progress("echo", "\(server), \(latency) ms, speech over playback: \(heard)")
+        return DoubleTalk(server: server, latency: latency, alone: heard[0], raw: heard[1], cancelled: heard[2])
+    }
+
+    /// `percent (errors / words)` of `text` against `reference`, as spoken words.
+    private func wer(_ text: String, _ reference: String) -> String {
+        let errors = RecognitionCorpus.wordErrors(RecognitionCorpus.spokenWords(text), reference)
+        let words = reference.split(separator: " ").count
+        return String(format: "%.0f %% (%d / %d)", 100 * Double(errors) / Double(words), errors, words)
     }
 
     /// One playback of `speech` through a fresh room and canceller; the recordings stay in `directory`.
@@ -122,7 +190,8 @@ struct EchoBenchmark: AsyncParsableCommand {
         return heard.stdout.split(whereSeparator: { $0.isWhitespace }).count
     }
 
-    private func report(_ rows: [Row]) throws {
+    private func report(_ measured: Measured) throws {
+        let rows = measured.rows
         var report = BenchmarkReport(area: "echo", title: "Echo cancellation",
                                      command: "scripts/with-test-server.sh scripts/bench.sh echo")
         report.add("A room made of `module-loopback` from the speaker's monitor into the microphone (a null sink), "
@@ -137,6 +206,15 @@ struct EchoBenchmark: AsyncParsableCommand {
                                  "words read in the raw echo", "in the residual"], rows: rows.map { row in
             [row.server, "\(row.latency) ms", row.level, String(format: "%.1f", row.echoRMS), String(format: "%.1f", row.residualRMS),
              String(format: "%.1f dB", row.erle), "\(row.echoWords)", "\(row.residualWords)"]
+        })
+        report.add("Speech over playback: the LibriVox sentence 0930 of pocketsphinx-testdata (a person) played "
+            + "into the microphone 1.5 s into the same translation, the room and canceller as above (as spoken); Whisper "
+            + "(en-US) on the recording alone, on the raw microphone and on the canceller's source. The echo's own words "
+            + "count as insertions: this is what the listening side would hear.")
+        report.add("")
+        report.addTable(header: ["server", "room delay", "WER: the recording alone", "over playback, raw microphone",
+                                 "over playback, after the canceller"], rows: measured.doubleTalk.map {
+            [$0.server, "\($0.latency) ms", $0.alone, $0.raw, $0.cancelled]
         })
         try report.write()
     }
