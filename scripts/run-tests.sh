@@ -33,11 +33,15 @@ target_seconds=${PARLEY_TARGET_SECONDS:-600}
 
 # The failed expectations in a log, each with the message the test gave it:
 # Swift Testing prints that message, and the source comments above the
-# expectation, on the "↳" lines that follow; the comments are left out.
+# expectation, on the "↳" lines that follow; the comments are left out. A caught
+# error's message may run over several lines (a child's stdout and stderr): up
+# to 60 of them follow it.
 issues_of() {
-  awk '/^✘ Test .* (recorded an issue|failed after)/ && !/^✘ Test run/ { print substr($0, 1, 2000); open = /recorded an issue/; next }
+  awk '/^✘ Test .* (recorded an issue|failed after)/ && !/^✘ Test run/ {
+         print substr($0, 1, 2000); open = /recorded an issue/; caught = /Caught error/ ? 60 : 0; next }
        open && /^↳ / { if ($0 !~ /^↳ \/\//) print "  " substr($0, 1, 2000); next }
-       { open = 0 }' "$1"
+       caught > 0 && !/^(✘|✔|◇|↳) / { print "  | " substr($0, 1, 2000); caught--; next }
+       { open = 0; caught = 0 }' "$1"
 }
 
 # Runs `swift test` for FILTER into $log in a session of its own, so that a run
