@@ -105,25 +105,17 @@ struct EchoBenchmark: AsyncParsableCommand {
             throw BenchmarkFailure("no transcript of \(Self.talker)")
         }
         let talker = "\(RecognitionCorpus.directory)/\(Self.talker)"
-        let label = UUID().uuidString.prefix(8).lowercased()
-        let microphone = try NullSink(name: "parley_bench_dtmic_\(label)", format: NullSink.format())
-        let speaker = try NullSink(name: "parley_bench_dtspk_\(label)", format: NullSink.format())
-        defer { speaker.unload(); microphone.unload() }
-        let room = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(speaker.monitor)",
-                                          "sink=\(microphone.name)", "latency_msec=\(latency)"])
-        guard room.status == 0 else { throw BenchmarkFailure("no loopback: \(room.stderr)") }
-        defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) }
-        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
-        defer { canceller.unload(server: nil) }
-        let raw = try recorder(microphone.monitor, to: "\(directory.path)/dt-raw.raw")
-        let cancelled = try recorder(canceller.source, to: "\(directory.path)/dt-cancelled.raw")
-        let translation = try ProcessRunner.start(["paplay", "--device=\(canceller.sink)", speech])
-        Thread.sleep(forTimeInterval: 1.5)
-        let spoken = try ProcessRunner.run(["paplay", "--device=\(microphone.name)", talker])
-        guard spoken.status == 0 else { throw BenchmarkFailure("paplay failed: \(spoken.stderr)") }
-        _ = ProcessRunner.waitForExit(translation, seconds: 60)
-        Thread.sleep(forTimeInterval: 0.5)
-        for process in [raw, cancelled] { ProcessRunner.stop(process) }
+        try inRoom(latency: latency) { microphone, canceller in
+            let raw = try recorder(microphone.monitor, to: "\(directory.path)/dt-raw.raw")
+            let cancelled = try recorder(canceller.source, to: "\(directory.path)/dt-cancelled.raw")
+            let translation = try ProcessRunner.start(["paplay", "--device=\(canceller.sink)", speech])
+            Thread.sleep(forTimeInterval: 1.5)
+            let spoken = try ProcessRunner.run(["paplay", "--device=\(microphone.name)", talker])
+            guard spoken.status == 0 else { throw BenchmarkFailure("paplay failed: \(spoken.stderr)") }
+            _ = ProcessRunner.waitForExit(translation, seconds: 60)
+            Thread.sleep(forTimeInterval: 0.5)
+            for process in [raw, cancelled] { ProcessRunner.stop(process) }
+        }
         let heard = try [talker, "\(directory.path)/dt-raw.raw", "\(directory.path)/dt-cancelled.raw"].map { path in
             let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
                                                timeout: 300)
@@ -142,6 +134,23 @@ struct EchoBenchmark: AsyncParsableCommand {
 
     /// One playback of `speech` through a fresh room and canceller; the recordings stay in `directory`.
     private func measure(_ speech: String, latency: Int, in directory: URL) throws -> Row {
+        try inRoom(latency: latency) { microphone, canceller in
+            let raw = try recorder(microphone.monitor, to: "\(directory.path)/raw.raw")
+            let cancelled = try recorder(canceller.source, to: "\(directory.path)/cancelled.raw")
+            let played = try ProcessRunner.run(["paplay", "--device=\(canceller.sink)", speech])
+            guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
+            Thread.sleep(forTimeInterval: 0.5)
+            for process in [raw, cancelled] { ProcessRunner.stop(process) }
+        }
+        // The canceller converges within its first second or two: the level is read after 2 s.
+        let echo = try rms("\(directory.path)/raw.raw"), residual = try rms("\(directory.path)/cancelled.raw")
+        return Row(server: "", latency: latency, level: "", echoRMS: echo, residualRMS: residual, echoWords: 0, residualWords: 0)
+    }
+
+    /// Runs `body` in a fresh room: a microphone and a speaker (null sinks), a loopback from the
+    /// speaker's monitor into the microphone `latency` ms late, and Parley's canceller between
+    /// them; everything is unloaded afterwards.
+    private func inRoom(latency: Int, _ body: (NullSink, EchoCanceller) throws -> Void) throws {
         let label = UUID().uuidString.prefix(8).lowercased()
         let microphone = try NullSink(name: "parley_bench_ecmic_\(label)", format: NullSink.format())
         let speaker = try NullSink(name: "parley_bench_ecspk_\(label)", format: NullSink.format())
@@ -152,15 +161,7 @@ struct EchoBenchmark: AsyncParsableCommand {
         defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) }
         let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
         defer { canceller.unload(server: nil) }
-        let raw = try recorder(microphone.monitor, to: "\(directory.path)/raw.raw")
-        let cancelled = try recorder(canceller.source, to: "\(directory.path)/cancelled.raw")
-        let played = try ProcessRunner.run(["paplay", "--device=\(canceller.sink)", speech])
-        guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
-        Thread.sleep(forTimeInterval: 0.5)
-        for process in [raw, cancelled] { ProcessRunner.stop(process) }
-        // The canceller converges within its first second or two: the level is read after 2 s.
-        let echo = try rms("\(directory.path)/raw.raw"), residual = try rms("\(directory.path)/cancelled.raw")
-        return Row(server: "", latency: latency, level: "", echoRMS: echo, residualRMS: residual, echoWords: 0, residualWords: 0)
+        try body(microphone, canceller)
     }
 
     /// `parec` of `source` into `path` (16 kHz mono), returning once samples arrive.
