@@ -5,7 +5,6 @@ import Foundation
 /// loading and unloading, never for the conversation's streams. Every wait ends by the
 /// deadline given at the start; the context disconnects when the object goes.
 final class OneShotConnection {
-    let server: String?
     private let mainloop: PulseMainloop
     let context: PulseContext
     private let deadline: Date
@@ -19,7 +18,7 @@ final class OneShotConnection {
         guard let context = PulseContext(api: mainloop.api, name: name) else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a context")
         }
-        (self.server, self.mainloop, self.context) = (server, mainloop, context)
+        (self.mainloop, self.context) = (mainloop, context)
         deadline = Date().addingTimeInterval(timeout)
         do {
             try context.connect(server: server)
