@@ -21,10 +21,11 @@ struct GlossarySaveTests {
         return Set(output.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) })
     }
 
-    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears); even
-    /// rounds kill at a random moment of a whole run. A kill counts as landing in the write only
-    /// when it left the temporary file behind, and the test needs some: kills that all landed
-    /// before the write (or after the rename) would test nothing.
+    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears);
+    /// rounds 2, 6, 10… kill just after the rename, where the new glossary must stay; the others
+    /// kill at a random moment of a whole run. A kill counts as landing in the write only when it
+    /// left the temporary file behind, and the test needs some: kills that all landed before
+    /// the write would test nothing.
     @Test("a save killed at any moment, some during the write, leaves the old or the new glossary, never a broken one")
     func killedSaves() throws {
         let directory = try Fixtures.temporaryDirectory("parley-glossary-kill")
@@ -46,6 +47,8 @@ struct GlossarySaveTests {
             let process = try Self.startAdd(term, directory: directory.path)
             if round % 2 == 1 {
                 _ = InterruptedSaves.waitForWrite(of: process, under: directory.path, timeout: 30)
+            } else if round % 4 == 2 {
+                InterruptedSaves.waitForRename(of: process, under: directory.path, timeout: 30)
             } else {
                 Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
             }
@@ -60,6 +63,7 @@ struct GlossarySaveTests {
                 expected.insert(term)
                 completed += 1
             } else {
+                #expect(round % 4 != 2, "round \(round): killed after the rename, the new glossary is gone")
                 #expect(sources == expected, "round \(round): \(sources.count) entries, neither the old \(expected.count) nor the new \(expected.count + 1)")
             }
         }

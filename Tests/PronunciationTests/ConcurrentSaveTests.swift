@@ -23,10 +23,11 @@ struct ConcurrentSaveTests {
         return Set(document.entries.map(\.key))
     }
 
-    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears); even
-    /// rounds kill at a random moment of a whole run. A kill counts as landing in the write only
+    /// Odd rounds aim the kill at the write (as soon as the save's temporary file appears);
+    /// rounds 2, 6, 10… kill just after the rename, where the new dictionary must stay; the
+    /// others kill at a random moment of a whole run. A kill counts as landing in the write only
     /// when it left the temporary file behind, and the test needs some: kills that all landed
-    /// before the write (or after the rename) would test nothing.
+    /// before the write would test nothing.
     @Test("a save killed at any moment, some during the write, leaves the old or the new dictionary, never a broken one")
     func killedSaves() throws {
         let dictionaries = PronunciationDictionaries(directories: try TestData.directories())
@@ -49,6 +50,8 @@ struct ConcurrentSaveTests {
             let process = try Self.startAdd(word, directory: directory)
             if round % 2 == 1 {
                 _ = InterruptedSaves.waitForWrite(of: process, under: directory, timeout: 30)
+            } else if round % 4 == 2 {
+                InterruptedSaves.waitForRename(of: process, under: directory, timeout: 30)
             } else {
                 Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
             }
@@ -63,6 +66,7 @@ struct ConcurrentSaveTests {
                 expected.insert(word)
                 completed += 1
             } else {
+                #expect(round % 4 != 2, "round \(round): killed after the rename, the new dictionary is gone")
                 let intact = keys == expected
                 #expect(intact, "round \(round): \(keys.count) entries, neither the old \(expected.count) nor the new \(expected.count + 1)")
             }

@@ -37,4 +37,16 @@ public enum InterruptedSaves {
         }
         return false
     }
+
+    /// Polls (every 0.2 ms) until `process` has written a `.saving` file under `directory` and
+    /// that file has gone again (renamed into place), or it exits, or `timeout` seconds pass.
+    /// For aiming a kill just after the rename, where the new file must be the one that stays.
+    public static func waitForRename(of process: Process, under directory: String, timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        guard waitForWrite(of: process, under: directory, timeout: timeout) else { return }
+        while process.isRunning && Date() < deadline {
+            if temporaryFiles(under: directory).isEmpty { return }
+            usleep(200)
+        }
+    }
 }
