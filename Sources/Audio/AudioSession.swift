@@ -130,4 +130,14 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
     public func cancelPlayback() async {
         await engine.cancelPlayback()
     }
+
+    /// Corks the playback stream: nothing more is heard, nothing is dropped, `drain()` waits.
+    public func pausePlayback() async {
+        engine.setPlaybackPaused(true)
+    }
+
+    /// Uncorks the playback stream: it plays on from where it was held.
+    public func resumePlayback() async {
+        engine.setPlaybackPaused(false)
+    }
 }

@@ -32,6 +32,16 @@ public struct AudioSessionOptions: Sendable, Equatable {
     /// Whether capture is discarded while the machine speaks (echo safety). Turn off only
     /// with headphones, or to measure loopback latency.
     public var gatesCaptureDuringPlayback: Bool
+    /// Whether the echo guard compares what the microphone hears with its predicted echo (true),
+    /// or calls any sound during playback a person (false: the control that shows what an
+    /// unguarded microphone hears).
+    public var echoGuardCompares: Bool = true
+    /// What the echo guard listens to: the captured audio itself (false), or, with an echo
+    /// canceller as `source`, the microphone behind it (true: `echoGuardSource`, nil for the
+    /// server's default source), on a third stream.
+    public var echoGuardHearsMicrophone: Bool = false
+    /// The microphone behind the canceller, when `echoGuardHearsMicrophone`; nil is the default source.
+    public var echoGuardSource: String?
     /// First wait before reconnecting to a lost server, in seconds; it doubles up to `reconnectMaximumDelay`.
     public var reconnectInitialDelay: Double
     /// Longest wait between two reconnection attempts, in seconds.

@@ -33,16 +33,38 @@ extension SessionController {
         }
     }
 
+    /// The echo guard's microphone stream's read callback (mainloop thread).
+    func microphoneReadable(_ stream: PulseStream) {
+        while stream.readableSize > 0 {
+            guard let (data, length) = try? stream.peek(), length > 0 else { return }
+            if let data {
+                judge(UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2))
+            }
+            try? stream.drop()
+        }
+    }
+
+    /// Hands microphone samples to the echo guard; logs its verdict when it changes.
+    private func judge(_ samples: UnsafeBufferPointer<Int16>) {
+        let before = echoGuard.verdict
+        let verdict = echoGuard.heard(samples, at: guardTime)
+        guard verdict != before else { return }
+        let path = echoGuard.path
+        logger.debug("echo guard: \(verdict) (echo lag \(path.lag.map { "\($0 * 20) ms" } ?? "unknown"), gain \(path.gain))")
+    }
+
     /// Measures one fragment and hands what the gate admits to the consumer.
     private func captured(_ samples: UnsafeBufferPointer<Int16>) {
         let level = AudioLevel(measuring: samples)
         updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
+        if !options.echoGuardHearsMicrophone { judge(samples) }
+        let verdict = echoGuard.verdict
         guard let admitted = gate.admit(samples.count) else { return }
         if let start = activationStart {
             activationStart = nil
             let latency = start.duration(to: .now)
             updateObserved { $0.metrics.activationLatency = latency }
         }
-        capture.push(PCMChunk(format: .recognition, samples: Array(samples[admitted])))
+        capture.push(PCMChunk(format: .recognition, samples: Array(samples[admitted]), echo: verdict))
     }
 }

@@ -69,7 +69,8 @@ extension SessionController {
     func streamStateChanged(_ stream: PulseStream) {
         switch stream.state {
         case .ready where phase == .connecting:
-            guard recordStream?.state == .ready, playbackStream?.state == .ready else { return }
+            guard recordStream?.state == .ready, playbackStream?.state == .ready,
+                  guardStream == nil || guardStream?.state == .ready else { return }
             if let missing = substitutedDevice() { return failConnect(missing) }
             connectionReady()
         case .failed, .terminated:
@@ -191,7 +192,7 @@ extension SessionController {
 
     /// Stops every callback of the current context and streams (they may be failing right now).
     private func detachCallbacks() {
-        for stream in [recordStream, playbackStream].compactMap({ $0 }) {
+        for stream in [recordStream, playbackStream, guardStream].compactMap({ $0 }) {
             stream.clearCallbacks()
         }
         context?.onStateChange(nil)
@@ -202,9 +203,10 @@ extension SessionController {
     func teardownConnection() {
         detachCallbacks()
         cancelDrainOperation()
-        for stream in [recordStream, playbackStream].compactMap({ $0 }) where stream.state == .ready {
+        for stream in [recordStream, playbackStream, guardStream].compactMap({ $0 }) where stream.state == .ready {
             stream.disconnect()
         }
+        guardStream = nil
         recordStream = nil
         playbackStream = nil
         context?.disconnect()

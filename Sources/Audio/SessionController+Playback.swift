@@ -28,8 +28,12 @@ extension SessionController {
         guard let playbackStream, phase == .ready else { return }
         let writable = playbackStream.writableSize
         if writable > 0 && !playbackQueue.isEmpty {
+            // What is written now is heard after what the server still holds.
+            var playout = guardTime + latency(of: playbackStream)
             let written = playbackQueue.dequeue(upTo: writable / 2) { run in
                 try? playbackStream.write(run)
+                echoGuard.played(run, rate: AudioFormat.synthesis.sampleRate, at: playout)
+                playout += Double(run.count) / Double(AudioFormat.synthesis.sampleRate)
             }
             if written > 0 { wroteSinceDrainRequest = true }
         }
@@ -84,6 +88,10 @@ extension SessionController {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             mainloop.withLock {
                 let wasActive = gate.isPlaybackActive
+                if pausedByListener {
+                    pausedByListener = false
+                    applyCork()
+                }
                 playbackQueue.removeAll()
                 cancelDrainOperation()
                 if wasActive { finishPlayback() }
@@ -115,6 +123,7 @@ extension SessionController {
         gate.playbackEnded(tailSamples: 0)
         playbackStart = nil
         isInterrupted = false
+        pausedByListener = false
         let waiters = drainWaiters
         drainWaiters = []
         for waiter in waiters {
@@ -136,19 +145,28 @@ extension SessionController {
         switch event {
         case .requestCork where !isInterrupted:
             isInterrupted = true
-            cork(true)
+            applyCork()
             report(.interrupted)
         case .requestUncork where isInterrupted:
             isInterrupted = false
-            cork(false)
+            applyCork()
             report(.interruptionEnded)
         default:
             logger.debug("playback stream event \(event.name) ignored")
         }
     }
 
-    /// Pauses or resumes the playback stream.
-    private func cork(_ paused: Bool) {
-        _ = playbackStream?.cork(paused)
+    /// Holds playback where it is, or plays on (a person barged in, or was not a person after all).
+    func setPlaybackPaused(_ paused: Bool) {
+        mainloop.withLock {
+            guard pausedByListener != paused else { return }
+            pausedByListener = paused
+            applyCork()
+        }
+    }
+
+    /// Corks the playback stream while another application or the listener holds it.
+    private func applyCork() {
+        _ = playbackStream?.cork(isInterrupted || pausedByListener)
     }
 }

@@ -16,6 +16,20 @@ extension SessionController {
         playbackStream = playback
         installCallbacks(record: record, playback: playback)
         let flags: PulseStream.Flags = [.adjustLatency, .autoTimingUpdate, .interpolateTiming]
+        if options.echoGuardHearsMicrophone {
+            guard let microphone = makeStream(on: context, name: "Parley echo guard", format: .recognition,
+                                              role: options.captureRole) else {
+                return AudioSessionError.streamFailed(kind: "capture", reason: contextError())
+            }
+            guardStream = microphone
+            microphone.onStateChange { [unowned self, unowned microphone] in streamStateChanged(microphone) }
+            microphone.onReadable { [unowned self, unowned microphone] in microphoneReadable(microphone) }
+            do {
+                try microphone.connectRecord(device: options.echoGuardSource, buffer: guardBufferAttributes(), flags: flags)
+            } catch {
+                return streamFailure(microphone)
+            }
+        }
         do {
             try record.connectRecord(device: options.source, buffer: captureBufferAttributes(), flags: flags)
         } catch {
@@ -44,6 +58,11 @@ extension SessionController {
                                                   format: .recognition))
     }
 
+    /// The echo guard's microphone: 10 ms fragments (its frames are 20 ms).
+    private func guardBufferAttributes() -> PulseBufferAttributes {
+        PulseBufferAttributes(fragment: byteCount(milliseconds: 10, format: .recognition))
+    }
+
     /// Playback: a short target so a flush leaves little to hear, and a prebuffer shorter
     /// than one synthesized chunk so sound starts with the first chunk.
     private func playbackBufferAttributes() -> PulseBufferAttributes {
@@ -69,9 +88,9 @@ extension SessionController {
 
     /// What a failed stream means for the person: a missing device, or the server's refusal.
     func streamFailure(_ stream: PulseStream) -> AudioSessionError {
-        let isRecord = stream === recordStream
+        let isRecord = stream === recordStream || stream === guardStream
         if context?.lastError == .noEntity {
-            let name = (isRecord ? options.source : options.sink) ?? "(default)"
+            let name = (stream === guardStream ? options.echoGuardSource : isRecord ? options.source : options.sink) ?? "(default)"
             return .deviceNotFound(kind: isRecord ? "source" : "sink", name: name)
         }
         return .streamFailed(kind: isRecord ? "capture" : "playback", reason: contextError())

@@ -31,14 +31,22 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     let events: AsyncStream<AudioEvent>
     let eventSink: AsyncStream<AudioEvent>.Continuation
     let observed = Mutex(Observed())
+    /// The echo guard's time base.
+    let clockOrigin = ContinuousClock.now
 
     // Guarded by the mainloop lock.
     var phase = Phase.new
     var context: PulseContext?
     var recordStream: PulseStream?
+    /// The microphone behind an echo canceller, for the echo guard alone (see `AudioSessionOptions`).
+    var guardStream: PulseStream?
     var playbackStream: PulseStream?
     var connectWaiter: CheckedContinuation<Void, any Error>?
     var gate: CaptureGate
+    /// Judges captured audio against what playback hands the server (see `EchoGuard`).
+    var echoGuard: EchoGuard
+    /// The listener asked to hold playback (`pausePlayback`); the stream is corked.
+    var pausedByListener = false
     var playbackQueue = PlaybackQueue()
     var drainOperation: PulseOperation?
     var wroteSinceDrainRequest = false
@@ -55,6 +63,7 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
         self.wantsStreams = wantsStreams
         mainloop = ThreadedMainloop()
         gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback)
+        echoGuard = EchoGuard(compares: options.echoGuardCompares)
         (events, eventSink) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .bufferingNewest(256))
         let capacity = AudioFormat.recognition.sampleCount(forSeconds: options.captureBufferSeconds)
         let eventSink = eventSink
@@ -73,6 +82,12 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     /// Updates the figures readable without the mainloop lock.
     func updateObserved(_ body: (inout Observed) -> Void) {
         observed.withLock { body(&$0) }
+    }
+
+    /// Seconds since the session was created, on the echo guard's clock.
+    var guardTime: Double {
+        let elapsed = clockOrigin.duration(to: .now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
     }
 
     /// libpulse's message for the context's last error.

@@ -35,6 +35,13 @@ public enum DialogueEvent: Sendable, Equatable {
     case speaking(side: DialogueSide, text: String)
     /// Speaking to `side` finished (played to the end or stopped).
     case spoken(DialogueSide)
+    /// `side` began to speak over the translation: playback is held while their words are recognized.
+    case bargeIn(DialogueSide)
+    /// The sound over the translation was not an interruption (`reason`: no words, a backchannel,
+    /// the translation's own echo); playback goes on.
+    case bargeInDismissed(DialogueSide, reason: String)
+    /// `side` interrupted the translation after `playedSeconds` of it; their words become their turn.
+    case interrupted(DialogueSide, playedSeconds: Double)
     /// A turn was finished and written to the transcript.
     case turnFinished(TranscriptEntry)
     /// Something was cancelled on request; the text says what.

@@ -62,6 +62,10 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var usesMicrophone: Bool
     /// Strict alternation, or either side may speak (`--turns`).
     public var turnTaking: TurnTaking = .alternate
+    /// Whether a person may interrupt a translation by speaking over it (`--barge-in`, `:barge-in`).
+    public var bargeIn = false
+    /// Why barge-in cannot work in this conversation (no echo cancellation), or nil when it can.
+    public var bargeInUnavailable: String?
 
     /// Creates a configuration; the defaults are those of `parley` with no options.
     public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,

@@ -57,13 +57,17 @@ public struct TranscriptEntry: Sendable, Hashable {
     public var assignment: SideAssignment?
     /// The languages the translation went through (`["fr", "es", "en"]`) when it was pivoted; empty when direct.
     public var route: [String]
+    /// When a person interrupted the spoken translation: how many seconds of it were played.
+    /// Nil when it was played to the end, or not spoken.
+    public var playedSeconds: Double?
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
                 unknownWords: [String], glossary: [String] = [], times: TurnTimes,
-                assignment: SideAssignment? = nil, route: [String] = []) {
+                assignment: SideAssignment? = nil, route: [String] = [], playedSeconds: Double? = nil) {
         self.assignment = assignment
+        self.playedSeconds = playedSeconds
         self.turn = turn
         self.side = side
         self.locale = locale
@@ -80,6 +84,7 @@ public struct TranscriptEntry: Sendable, Hashable {
 
     /// The entry as one line of JSON, fields in the order of SPEC §4, no newline; a pivoted
     /// translation adds `"pivots"` and `"route"` before `"times"`.
+    /// An interrupted translation adds `"interrupted":true` and `"played_seconds"` after `"times"`.
     /// Times and confidence are rounded to milliseconds (thousandths).
     public var jsonLine: String {
         var json = JSONLine()
@@ -98,6 +103,10 @@ public struct TranscriptEntry: Sendable, Hashable {
             json.field("route", strings: route)
         }
         json.field("times", object: timesObject)
+        if let playedSeconds {
+            json.field("interrupted", object: "true")
+            json.field("played_seconds", number: playedSeconds)
+        }
         if let assignment { json.field("assignment", object: assignment.jsonObject) }
         return json.finished
     }

@@ -43,6 +43,15 @@ extension TurnCoordinator {
 
     /// Opens a recognition request and the capture gate for `side`.
     func startListening(_ side: DialogueSide) async {
+        if listening?.bargeIn != nil, listening?.side == side {
+            // The translation ended while the person who spoke over it was being heard: their
+            // request simply becomes the turn's.
+            listening?.bargeIn = nil
+            setState(.listening(side))
+            await stages.sink?.resumePlayback()
+            return
+        }
+        if let request = detachBargeIn() { _ = await request.cancel() }
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }
@@ -76,7 +85,12 @@ extension TurnCoordinator {
 
     /// Feeds one captured chunk to the listening side's request.
     func consume(_ chunk: PCMChunk) async {
+        if listening == nil, listensWhileSpeaking { return await overhear(chunk) }
         guard let turn = listening, !turn.finishing else { return }
+        // The tail of the machine's own speech still reaching the microphone is nobody's
+        // speech: a listening side hears silence in its place (a barge-in hears it all).
+        let chunk = chunk.echo == .echo && turn.bargeIn == nil
+            ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
         let token = epoch.current
         if case .listening = state { emit(.level(turn.side, chunk.level)) }
         do {
@@ -93,6 +107,16 @@ extension TurnCoordinator {
 
     private func handle(_ event: RecognitionEvent, side: DialogueSide) async {
         guard let startedAt = listening?.startedAt else { return }
+        if let context = listening?.bargeIn {
+            switch event {
+            case let .speechStarted(at): listening?.speechStart = startedAt + at
+            case let .partial(text): emit(.partial(side, text))
+            case let .speechEnded(at): listening?.speechEnd = startedAt + at
+            case let .final(result):
+                if let turn = listening { await bargeInRecognized(result, turn: turn, context: context) }
+            }
+            return
+        }
         switch event {
         case let .speechStarted(at):
             listening?.speechStart = startedAt + at
@@ -178,6 +202,7 @@ extension TurnCoordinator {
     /// Recognition failed: nothing heard listens again (in automatic mode);
     /// anything else is reported and the side waits for input.
     func recognitionFailed(_ error: any Error, side: DialogueSide) async {
+        if listening?.bargeIn != nil { return await bargeInFailed(error, side: side) }
         let turn = listening
         let request = detachListening()
         switch error as? RecognitionError {

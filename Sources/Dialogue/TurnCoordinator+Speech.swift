@@ -6,11 +6,13 @@ extension TurnCoordinator {
         configuration.speaksTranslations && stages.synthesizer != nil && stages.sink != nil
     }
 
-    /// Speaks `text` to `side` with the capture gate closed; returns when the
-    /// speaker has drained (or failed, reported). Times are nil for what did not happen.
+    /// Speaks `text` to `side` with the capture gate closed (open with barge-in); returns when
+    /// the speaker has drained (or failed, reported). Times are nil for what did not happen.
     func speak(_ text: String, to side: DialogueSide, token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
         guard let synthesizer = stages.synthesizer, let sink = stages.sink else { return (nil, nil) }
-        await stages.source?.stopListening()
+        speakingNow = text
+        defer { if epoch.isCurrent(token) { speakingNow = nil } }
+        await prepareListeningWhileSpeaking()
         let settings = configuration[side]
         emit(.speaking(side: side, text: text))
         var start: Double?

@@ -181,6 +181,7 @@ extension TurnCoordinator {
         guard turn != nil || asideSide != nil else { return }  // already being stopped
         let side = state.side ?? .a
         asideTurnSide = nil
+        if let request = detachBargeIn() { _ = await request.cancel() }
         dropActiveTurn()
         let stoppedAt = clock.now()
         await stopSpeech()

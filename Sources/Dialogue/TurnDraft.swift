@@ -13,6 +13,8 @@ struct TurnDraft: Sendable {
     var translation: TranslationResult?
     /// How a hands-free turn was given to its side; nil in alternating turns and for typed text.
     var assignment: SideAssignment?
+    /// Seconds of the spoken translation played before a person interrupted it.
+    var playedSeconds: Double?
 
     /// The transcript line for this turn; nil before it is translated.
     func entry(number: Int) -> TranscriptEntry? {
@@ -20,7 +22,8 @@ struct TurnDraft: Sendable {
         return TranscriptEntry(turn: number, side: side, locale: locale, input: input, text: text,
                                confidence: confidence, targetLocale: target, translation: translation.text,
                                unknownWords: translation.unknownWords, glossary: translation.glossaryEntries,
-                               times: times, assignment: assignment, route: translation.route)
+                               times: times, assignment: assignment, route: translation.route,
+                               playedSeconds: playedSeconds)
     }
 }
 
@@ -34,4 +37,14 @@ struct ListeningTurn: Sendable {
     var speechEnd: Double?
     /// The key was pressed: `finish()` is running and further audio is not fed.
     var finishing = false
+    /// Set when the request was opened by a person speaking over a translation.
+    var bargeIn: BargeInContext?
+}
+
+/// A person began to speak over a translation: playback is held until their words decide.
+struct BargeInContext: Sendable {
+    /// Session time the echo guard declared a person.
+    let detectedAt: Double
+    /// What was being spoken when they began: an utterance that repeats it is its echo.
+    let spokenText: String
 }

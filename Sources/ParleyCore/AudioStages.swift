@@ -31,8 +31,23 @@ public protocol AudioSink: AnyObject, Sendable {
     /// Drops everything queued and stops playback at once, with no audible tail.
     func cancelPlayback() async
 
+    /// Holds playback where it is (nothing more is heard, nothing is dropped); a pending
+    /// `drain()` waits. Idempotent.
+    func pausePlayback() async
+
+    /// Plays on from where `pausePlayback()` held it. Idempotent.
+    func resumePlayback() async
+
     /// Releases what the sink holds (a connection, a file); call it once, after the last drain.
     func close() async
+}
+
+extension AudioSink {
+    /// Sinks nobody hears live (a file, memory) have nothing to hold.
+    public func pausePlayback() async {}
+
+    /// Sinks nobody hears live (a file, memory) have nothing to hold.
+    public func resumePlayback() async {}
 }
 
 /// Something the audio session reports on its own.

@@ -4,11 +4,15 @@ public struct PCMChunk: Sendable, Equatable {
     public var format: AudioFormat
     /// Interleaved signed 16-bit samples.
     public var samples: [Int16]
+    /// For captured audio: what the echo guard made of it while the machine's own speech
+    /// could reach the microphone (`.noPlayback` otherwise, and for every other chunk).
+    public var echo: EchoVerdict
 
     /// Creates a chunk of `samples` in `format`.
-    public init(format: AudioFormat, samples: [Int16]) {
+    public init(format: AudioFormat, samples: [Int16], echo: EchoVerdict = .noPlayback) {
         self.format = format
         self.samples = samples
+        self.echo = echo
     }
 
     /// Seconds of audio in the chunk.

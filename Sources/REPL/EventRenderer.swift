@@ -68,6 +68,12 @@ public struct EventRenderer: Sendable {
             return [.line(style.paint("speaking to \(side)…", .dim))]
         case .spoken, .turnFinished:
             return []
+        case let .bargeIn(side):
+            return [.line(style.paint("\(side) speaks over the translation: holding it…", .yellow))]
+        case let .bargeInDismissed(_, reason):
+            return clearingStatus() + [.line(style.paint("not an interruption (\(reason)); the translation plays on", .dim))]
+        case let .interrupted(side, played):
+            return [.line(style.paint("\(side) interrupted the translation after \((played * 10).rounded() / 10) s", .yellow))]
         case let .cancelled(what):
             return clearingStatus() + [.line(style.paint("cancelled \(what)", .yellow))]
         case let .notice(text):

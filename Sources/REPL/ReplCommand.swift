@@ -31,6 +31,8 @@ public enum ReplCommand: Sendable, Equatable {
     case languages
     /// `:correct on|off` — offer recognized text for editing first.
     case correction(Bool)
+    /// `:barge-in on|off` — let the listening side interrupt a translation by speaking.
+    case bargeIn(Bool)
     /// `:recognizer [A|B NAME]`: show which recognizer serves each side, or choose one for a side.
     case recognizer(DialogueSide?, String?)
     /// `:phrases [TEXT, TEXT…|clear]`: show or set the names and terms recognition should favour.
@@ -71,6 +73,7 @@ public enum CommandParser {
         ("transcript", "[FILE]", "show the transcript file, or save the transcript to FILE and go on there"),
         ("languages", "", "what can be recognized, spoken and translated here"),
         ("correct", "on|off", "offer recognized text for editing before it is translated"),
+        ("barge-in", "on|off", "let the listening side interrupt a translation by speaking over it (needs echo cancellation)"),
         ("recognizer", "[A|B whisper|pocketsphinx]", "which recognizer hears each side; choose one for a side"),
         ("phrases", "[TEXT, TEXT…|clear]", "names and terms Whisper should favour (comma-separated)"),
         ("help", "[COMMAND]", "this list, or one command's line"),
@@ -128,6 +131,12 @@ public enum CommandParser {
             switch try one(name, words).lowercased() {
             case "on": return .correction(true)
             case "off": return .correction(false)
+            default: throw usageError(name)
+            }
+        case "barge-in":
+            switch try one(name, words).lowercased() {
+            case "on": return .bargeIn(true)
+            case "off": return .bargeIn(false)
             default: throw usageError(name)
             }
         case "recognizer":

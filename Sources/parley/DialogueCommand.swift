@@ -47,9 +47,24 @@ struct DialogueCommand: AsyncParsableCommand {
     }
 
     @Option(name: .customLong("echo-cancel"),
-            help: ArgumentHelp("Record and play through the audio server's echo canceller (module-echo-cancel): on, off, or auto (on when the server offers one). The microphone still closes while Parley speaks.",
+            help: ArgumentHelp("Record and play through the audio server's echo canceller (module-echo-cancel): on, off, or auto (on when the server offers one). With it the microphone stays open while Parley speaks (see --barge-in); off closes it.",
                                valueName: "auto|on|off"))
-    var echoCancel: EchoCancelOption = .off
+    var echoCancel: EchoCancelOption = .auto
+
+    @Option(name: .customLong("barge-in"),
+            help: ArgumentHelp("Let the listening side interrupt a translation by speaking over it (default: on when echo cancellation is). Needs echo cancellation; :barge-in switches it.",
+                               valueName: "on|off"))
+    var bargeIn: BargeInOption?
+
+    /// `--barge-in`.
+    enum BargeInOption: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+    }
+
+    @Flag(name: .customLong("listen-during-playback"),
+          help: ArgumentHelp("For measurement: keep the microphone open while Parley speaks with no echo canceller and no echo guard, so any sound over a translation holds it and is recognized.",
+                             visibility: .hidden))
+    var listenDuringPlayback = false
 
     /// `--echo-cancel`.
     enum EchoCancelOption: String, ExpressibleByArgument, CaseIterable {
@@ -75,6 +90,12 @@ struct DialogueCommand: AsyncParsableCommand {
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
         }
+        if bargeIn == .on, echoCancel == .off, !listenDuringPlayback {
+            throw ValidationError("--barge-in on needs echo cancellation (--echo-cancel on or auto): without it the microphone would hear the translation as a person")
+        }
+        if listenDuringPlayback, echoCancel != .off {
+            throw ValidationError("--listen-during-playback measures the microphone without echo cancellation; give --echo-cancel off with it")
+        }
         if turns == .auto, recognition.recognizer == .pocketsphinx {
             throw ValidationError("--turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
@@ -92,8 +113,11 @@ struct DialogueCommand: AsyncParsableCommand {
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
-            let (stages, router) = await makeStages(StageRequest(command: self, directories: directories,
-                                                          registry: registry, locales: [sides.0, sides.1]))
+            let (stages, router, echoCancelled) = await makeStages(StageRequest(command: self, directories: directories,
+                                                                         registry: registry, locales: [sides.0, sides.1]))
+            configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback ? nil
+                : "it needs echo cancellation, and this conversation has none (--echo-cancel off, or the server offers no canceller)"
+            configuration.bargeIn = configuration.bargeInUnavailable == nil && bargeIn != .off
             let transcriptWriter = try openTranscript(directories)
             // The default file is Parley's own choice: one that a conversation left empty (no turn) is not kept.
             defer { if transcript == nil { transcriptWriter?.removeIfNothingWritten() } }

@@ -31,8 +31,9 @@ struct StageRequest {
 /// recognizer with its models loaded before the first turn, the translator
 /// with its pipelines started, and the synthesizer with the pronunciation
 /// dictionaries of both sides. Anything that cannot start is left out with a
-/// one-sentence limitation; the dialogue goes on without it.
-func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRouter?) {
+/// one-sentence limitation; the dialogue goes on without it. The third value says whether
+/// the session records and plays through an echo canceller.
+func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRouter?, Bool) {
     let translator = makeTranslator(request)
     let synthesizer = makeSynthesizer(request)
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
@@ -52,7 +53,7 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
-    return (stages, recognizer)
+    return (stages, recognizer, canceller != nil)
 }
 
 /// Apertium, one process per direction.
@@ -116,12 +117,18 @@ private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, 
     if command.echoCancel != .off, !command.typedOnly {
         do {
             canceller = try await EchoCanceller.loading(server: options.server, source: options.source, sink: options.sink)
+            options.echoGuardHearsMicrophone = true
+            options.echoGuardSource = options.source
             options.source = canceller?.source
             options.sink = canceller?.sink
-        } catch where command.echoCancel == .on {
+        } catch where command.echoCancel == .on || command.bargeIn == .on {
             limitations.append("\(error); the microphone closes while Parley speaks")
         } catch {}
     }
+    // Through a canceller (or for the measurement without one) the microphone stays open
+    // while Parley speaks; the echo guard judges what it hears.
+    options.gatesCaptureDuringPlayback = canceller == nil && !command.listenDuringPlayback
+    options.echoGuardCompares = !command.listenDuringPlayback
     let session = AudioSession(options: options, logger: Logger(label: "parley.audio"))
     do {
         try await session.open()

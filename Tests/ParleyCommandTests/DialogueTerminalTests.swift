@@ -20,9 +20,9 @@ struct DialogueTerminalTests {
             let environment = ["PULSE_SERVER": try TestAudioServer.address,
                                "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
             let input = typedOnly ? ["--typed-only"] : ["--source", TestAudioServer.microphoneSource]
-            session = try TmuxSession([ProcessRunner.parleyBinary, "dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx",
-                                       "--transcript", transcript, "--sink", TestAudioServer.speakerSink] + input + extra,
-                                      environment: environment)
+            let arguments = ["dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx",
+                             "--transcript", transcript, "--sink", TestAudioServer.speakerSink] + input + extra
+            session = try TmuxSession([ProcessRunner.parleyBinary] + ProcessRunner.halfDuplex(arguments), environment: environment)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

@@ -24,7 +24,7 @@ public final class FakeAudio: AudioSource, AudioSink {
     }
 
     /// The calls made so far: `startListening`, `stopListening`, `enqueue`, `drain`, `drained`,
-    /// `cancelPlayback`, `close`.
+    /// `cancelPlayback`, `pausePlayback`, `resumePlayback`, `close`.
     public var log: [String] { state.withLock { $0.calls } }
     /// Whether the capture gate is open.
     public var isListening: Bool { state.withLock { $0.gateOpen } }
@@ -53,6 +53,12 @@ public final class FakeAudio: AudioSource, AudioSink {
     /// 100 ms of a steady tone at a quarter of full scale.
     public static let speechChunk = PCMChunk(format: .recognition, samples: Array(repeating: 8192, count: 1600))
 
+    /// `speechChunk` as an echo guard marks a person speaking over playback.
+    public static let personChunk = PCMChunk(format: .recognition, samples: speechChunk.samples, echo: .person)
+
+    /// `speechChunk` as an echo guard marks the playback's own echo.
+    public static let echoChunk = PCMChunk(format: .recognition, samples: speechChunk.samples, echo: .echo)
+
     public func startListening() async throws {
         try record("startListening")
         state.withLock { $0.gateOpen = true }
@@ -76,6 +82,14 @@ public final class FakeAudio: AudioSource, AudioSink {
     public func cancelPlayback() async {
         state.withLock { $0.calls.append("cancelPlayback") }
         releasePlayback()
+    }
+
+    public func pausePlayback() async {
+        state.withLock { $0.calls.append("pausePlayback") }
+    }
+
+    public func resumePlayback() async {
+        state.withLock { $0.calls.append("resumePlayback") }
     }
 
     public func close() async {

@@ -136,7 +136,7 @@ struct WhisperWorkerTests {
         for index in 0..<30 {
             let answer = try await whisper.decode(Array(samples.dropLast(index * 800)), language: "en",
                                                   options: .init(), final: true)
-            #expect((answer.text ?? "").lowercased().contains("forward"), "decode \(index): \(answer.text ?? "")")
+            #expect(answer.text.lowercased().contains("forward"), "decode \(index): \(answer.text)")
             if index == 4 { afterFifth = try await settled() }
         }
         let growth = Double(try await settled() - afterFifth) / 1024

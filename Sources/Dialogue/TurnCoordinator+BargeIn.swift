@@ -1,0 +1,164 @@
+import ParleyCore
+
+/// Barge-in: while a translation plays, the listening side may speak over it.
+///
+/// The source's echo guard marks captured audio `.person` when it is louder than the
+/// translation's echo can be. The first such chunk holds playback (`pausePlayback`) and opens
+/// a recognition request for the side being spoken to, fed from the last half second before
+/// it (`preRoll`), so the person is heard from their first word. Their words decide: none, a
+/// backchannel ("mm", "sí") or the translation's own words (its echo) let playback go on
+/// where it was held; anything else stops it, writes the translation as interrupted, with
+/// the seconds played, and makes the words that side's turn.
+extension TurnCoordinator {
+    /// How much audio before the guard's verdict the request is given.
+    static let preRollSeconds = 0.5
+
+    /// Whether listening stays open while a translation plays.
+    var listensWhileSpeaking: Bool {
+        guard configuration.bargeIn, configuration.bargeInUnavailable == nil, case let .speaking(side) = state else { return false }
+        return typedOnlyReason(for: side) == nil
+    }
+
+    /// Turns barge-in on or off; on is refused, in one sentence, where it cannot work.
+    public func setBargeIn(_ on: Bool) async {
+        if on, let reason = configuration.bargeInUnavailable {
+            return emit(.error("barge-in stays off: \(reason)"))
+        }
+        configuration.bargeIn = on
+        emit(.notice(on ? "barge-in on: speak over a translation to interrupt it"
+                        : "barge-in off: the microphone closes while a translation plays"))
+        if case .speaking = state, !on, listening?.bargeIn == nil { await stages.source?.stopListening() }
+    }
+
+    /// Opens or closes the microphone as a translation starts playing.
+    func prepareListeningWhileSpeaking() async {
+        preRoll = []
+        if listensWhileSpeaking {
+            do { try await stages.source?.startListening() } catch { await stages.source?.stopListening() }
+        } else {
+            await stages.source?.stopListening()
+        }
+    }
+
+    /// A chunk captured while a translation plays and nobody has barged in yet.
+    func overhear(_ chunk: PCMChunk) async {
+        preRoll.append(chunk)
+        let limit = AudioFormat.recognition.sampleCount(forSeconds: Self.preRollSeconds)
+        var total = preRoll.reduce(0) { $0 + $1.samples.count }
+        while total - (preRoll.first?.samples.count ?? 0) >= limit {
+            total -= preRoll.removeFirst().samples.count
+        }
+        guard chunk.echo == .person, !bargeInOpening, case let .speaking(side) = state else { return }
+        await openBargeIn(for: side)
+    }
+
+    private func openBargeIn(for side: DialogueSide) async {
+        guard let recognizer = stages.recognizer, let spokenText = speakingNow else { return }
+        bargeInOpening = true
+        defer { bargeInOpening = false }
+        let token = epoch.current
+        let detectedAt = clock.now()
+        await stages.sink?.pausePlayback()
+        emit(.bargeIn(side))
+        let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
+        let request: any RecognitionRequest
+        do {
+            request = try await makeRequest(recognizer, for: side, options: options)
+        } catch {
+            report(.recognition, error)
+            return await dismissBargeIn(side, reason: "it could not be recognized")
+        }
+        guard epoch.isCurrent(token), case .speaking = state else {
+            _ = await request.cancel()
+            await stages.sink?.resumePlayback()
+            return
+        }
+        let audio = preRoll.flatMap(\.samples)
+        preRoll = []
+        let startedAt = detectedAt - AudioFormat.recognition.duration(ofSamples: audio.count)
+        listening = ListeningTurn(side: side, request: request, startedAt: startedAt,
+                                  bargeIn: BargeInContext(detectedAt: detectedAt, spokenText: spokenText))
+        await consume(PCMChunk(format: .recognition, samples: audio))
+    }
+
+    /// A barge-in request's final result decides whether it was an interruption.
+    func bargeInRecognized(_ result: RecognitionResult, turn: ListeningTurn, context: BargeInContext) async {
+        let readings = result.hypotheses.map { $0.map(\.text) } ?? [result.text]
+        if let reason = Self.notAnInterruption(readings, spokenText: context.spokenText) {
+            listening = nil
+            return await dismissBargeIn(turn.side, reason: reason)
+        }
+        await interruptSpeaking(by: turn.side, at: context.detectedAt)
+        await recognized(result, turn: turn)
+    }
+
+    /// A barge-in request failed or heard nothing: playback goes on.
+    func bargeInFailed(_ error: any Error, side: DialogueSide) async {
+        let request = detachBargeIn()
+        if let request { _ = await request.cancel() }
+        let reason = (error as? RecognitionError).map { _ in "no words" } ?? "recognition failed: \(error)"
+        await dismissBargeIn(side, reason: reason)
+    }
+
+    /// Drops an open barge-in request without touching the turn being spoken.
+    func detachBargeIn() -> (any RecognitionRequest)? {
+        guard listening?.bargeIn != nil else { return nil }
+        let request = listening?.request
+        listening = nil
+        return request
+    }
+
+    private func dismissBargeIn(_ side: DialogueSide, reason: String) async {
+        preRoll = []
+        emit(.bargeInDismissed(side, reason: reason))
+        guard case .speaking = state else { return }
+        await stages.sink?.resumePlayback()
+    }
+
+    /// Stops the translation being spoken to `side`, who interrupted it at `detectedAt`:
+    /// the turn is written as interrupted, with the seconds that were played.
+    private func interruptSpeaking(by side: DialogueSide, at detectedAt: Double) async {
+        let turn = activeTurn
+        asideTurnSide = nil
+        epoch.advance()
+        turnTask?.cancel()
+        turnTask = nil
+        activeTurn = nil
+        await stopSpeech()
+        let played = max(0, detectedAt - (turn?.times.speakStart ?? detectedAt))
+        emit(.interrupted(side, playedSeconds: played))
+        emit(.spoken(side))
+        guard var draft = turn, draft.translation != nil else { return }
+        draft.times.speakEnd = detectedAt
+        draft.playedSeconds = played
+        record(draft)
+    }
+
+    /// Why readings of sound over a translation are no interruption, or nil when they are one.
+    static func notAnInterruption(_ readings: [String], spokenText: String) -> String? {
+        let heard = readings.map(words).filter { !$0.isEmpty }
+        guard let longest = heard.max(by: { $0.count < $1.count }) else { return "no words" }
+        if longest.count <= 2, longest.allSatisfy(backchannels.contains) {
+            return "a backchannel ('\(longest.joined(separator: " "))')"
+        }
+        let spoken = Set(words(spokenText))
+        for reading in heard {
+            let shared = reading.filter(spoken.contains).count
+            if Double(shared) >= 0.6 * Double(reading.count) {
+                return "the translation's own echo ('\(reading.joined(separator: " "))')"
+            }
+        }
+        return nil
+    }
+
+    /// Lower-case words of `text`, without punctuation.
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
+    }
+
+    /// Sounds and words that acknowledge without taking the turn, in the languages Parley is tested in.
+    static let backchannels: Set<String> = [
+        "mm", "mmm", "mhm", "hm", "hmm", "uh", "um", "ah", "oh", "huh", "uh-huh", "yeah", "yes", "yep", "ok", "okay", "right",
+        "sí", "si", "vale", "ajá", "aja", "claro", "eh", "oui", "ouais", "d'accord", "ja", "genau",
+    ]
+}

@@ -1,0 +1,110 @@
+import Dialogue
+import DialogueTestSupport
+import Foundation
+import ParleyCore
+import ParleyCoreFakes
+import Testing
+
+/// Barge-in on fake stages: what the coordinator does with a person the echo guard heard
+/// over a translation.
+@Suite("Barge-in")
+struct BargeInTests {
+    /// A rig with barge-in on, side A's "hello" translated and being spoken to B (held), and
+    /// the microphone open for B.
+    private func speakingToB() async throws -> TestRig {
+        let rig = TestRig(configure: { $0.bargeIn = true })
+        try await rig.start()
+        rig.audio.holdPlayback(true)
+        await rig.coordinator.submitTyped("hello")
+        try await rig.recorder.waitForState(.speaking(.b))
+        try await rig.waitUntil("the microphone stays open while the translation plays") { rig.audio.isListening }
+        return rig
+    }
+
+    private func spokenTranslation(_ rig: TestRig) -> String? {
+        rig.recorder.events.lazy.compactMap { if case let .speaking(_, text) = $0 { text } else { nil } }.first
+    }
+
+    @Test("a person over a translation holds it; their words stop it, the turn is written as interrupted, and the words are B's turn")
+    func wordsInterrupt() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0), TestRig.final("espera, no es eso")]])
+        rig.audio.feed(FakeAudio.personChunk)
+        let turns = try await rig.turns(2)
+        #expect(rig.recorder.events.contains(.bargeIn(.b)))
+        #expect(rig.recorder.events.contains { if case .interrupted(.b, _) = $0 { true } else { false } })
+        let log = rig.audio.log
+        let paused = try #require(log.firstIndex(of: "pausePlayback"), "\(log)")
+        #expect(log[paused...].contains("cancelPlayback"), "the held translation is dropped once words decide: \(log)")
+        #expect(turns[0].side == .a && turns[0].text == "hello")
+        #expect(turns[0].playedSeconds != nil, "the translation is written as interrupted")
+        #expect(turns[0].jsonLine.contains("\"interrupted\":true,\"played_seconds\":"), "\(turns[0].jsonLine)")
+        #expect(turns[1].side == .b && turns[1].text == "espera, no es eso" && turns[1].input == .speech)
+        #expect(turns[1].playedSeconds == nil)
+    }
+
+    @Test("no words, a backchannel, or the translation's own words let the held translation play on",
+          arguments: ["", "mm", "sí", nil])
+    func notAnInterruption(_ heard: String?) async throws {
+        let rig = try await speakingToB()
+        let reading = try heard ?? #require(spokenTranslation(rig), "the translation being spoken")
+        rig.recognizer.script([[.speechStarted(at: 0), TestRig.final(reading)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        try await rig.recorder.waitFor("the barge-in dismissed") { events in
+            events.contains { if case .bargeInDismissed(.b, _) = $0 { true } else { false } }
+        }
+        try await rig.waitUntil("playback resumed") { rig.audio.log.contains("resumePlayback") }
+        #expect(!rig.audio.log.contains("cancelPlayback"))
+        rig.audio.releasePlayback()
+        let turns = try await rig.turns(1)
+        #expect(turns[0].playedSeconds == nil, "played to the end: not interrupted")
+        #expect(!rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } })
+    }
+
+    @Test("the translation's echo, as the guard marks it, neither holds nor interrupts it")
+    func echoIsIgnored() async throws {
+        let rig = try await speakingToB()
+        for _ in 0..<5 { rig.audio.feed(FakeAudio.echoChunk) }
+        rig.audio.releasePlayback()
+        let turns = try await rig.turns(1)
+        #expect(turns[0].playedSeconds == nil)
+        #expect(!rig.audio.log.contains("pausePlayback"))
+        #expect(!rig.recorder.events.contains(.bargeIn(.b)))
+    }
+
+    @Test("with barge-in off the microphone closes while a translation plays")
+    func offClosesTheMicrophone() async throws {
+        let rig = TestRig()
+        try await rig.start()
+        rig.audio.holdPlayback(true)
+        await rig.coordinator.submitTyped("hello")
+        try await rig.recorder.waitForState(.speaking(.b))
+        #expect(!rig.audio.isListening)
+        #expect(!rig.audio.feed(FakeAudio.personChunk), "nothing captured reaches the conversation")
+        rig.audio.releasePlayback()
+        try await rig.turns(1)
+    }
+
+    @Test(":barge-in on is refused in one sentence where it cannot work, and the setting stays off")
+    func refusedWithoutCancellation() async throws {
+        let reason = "it needs echo cancellation, and this conversation has none"
+        let rig = TestRig(configure: { $0.bargeInUnavailable = reason })
+        try await rig.start()
+        await rig.coordinator.setBargeIn(true)
+        try await rig.recorder.waitForEvent(.error("barge-in stays off: \(reason)"))
+        #expect(await rig.coordinator.configuration.bargeIn == false)
+    }
+
+    @Test("Ctrl-C while a barge-in is being heard stops the translation and drops the request")
+    func cancelDuringBargeIn() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        try await rig.recorder.waitForEvent(.bargeIn(.b))
+        await rig.coordinator.cancel()
+        let turns = try await rig.turns(1)
+        #expect(turns[0].side == .a)
+        #expect(rig.recognizer.cancelCount >= 1, "the barge-in request was cancelled")
+        try await rig.recorder.waitForState(.listening(.b))
+    }
+}
