@@ -19,7 +19,7 @@ filter=${1:-}
 # Whisper), the one record stream of a conversation, a conversation across a
 # restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests"
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|BargeInDialogueTests"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT

@@ -108,6 +108,12 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
         engine.stopListening()
     }
 
+    /// With an echo canceller, delivers the microphone behind it (true) or its cancelled
+    /// source (false); without one, nothing changes.
+    public func hearMicrophoneDirectly(_ direct: Bool) async {
+        engine.setDeliversMicrophone(direct)
+    }
+
     // MARK: AudioSink
 
     /// The format `enqueue` accepts: 22.05 kHz mono s16, what the synthesizer produces.

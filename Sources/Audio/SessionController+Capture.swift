@@ -25,7 +25,7 @@ extension SessionController {
     func captureReadable(_ stream: PulseStream) {
         while stream.readableSize > 0 {
             guard let (data, length) = try? stream.peek(), length > 0 else { return }
-            if let data {  // nil data is a hole in the recording: nothing to deliver
+            if let data, !deliversMicrophone {  // nil data is a hole in the recording: nothing to deliver
                 let samples = data.bindMemory(to: Int16.self, capacity: length / 2)
                 captured(UnsafeBufferPointer(start: samples, count: length / 2))
             }
@@ -33,12 +33,20 @@ extension SessionController {
         }
     }
 
+    /// Captured audio from now on comes from the microphone behind the canceller (true) or
+    /// from the canceller's source (false); without a canceller there is only the one.
+    func setDeliversMicrophone(_ direct: Bool) {
+        mainloop.withLock { deliversMicrophone = direct && guardStream != nil }
+    }
+
     /// The echo guard's microphone stream's read callback (mainloop thread).
     func microphoneReadable(_ stream: PulseStream) {
         while stream.readableSize > 0 {
             guard let (data, length) = try? stream.peek(), length > 0 else { return }
             if let data {
-                judge(UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2))
+                let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2)
+                judge(samples)
+                if deliversMicrophone { captured(samples) }
             }
             try? stream.drop()
         }

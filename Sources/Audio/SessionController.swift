@@ -45,6 +45,8 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var gate: CaptureGate
     /// Judges captured audio against what playback hands the server (see `EchoGuard`).
     var echoGuard: EchoGuard
+    /// Captured audio comes from the microphone behind the canceller (`guardStream`), not its source.
+    var deliversMicrophone = false
     /// The listener asked to hold playback (`pausePlayback`); the stream is corked.
     var pausedByListener = false
     var playbackQueue = PlaybackQueue()

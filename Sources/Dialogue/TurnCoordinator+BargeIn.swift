@@ -4,14 +4,14 @@ import ParleyCore
 ///
 /// The source's echo guard marks captured audio `.person` when it is louder than the
 /// translation's echo can be. The first such chunk holds playback (`pausePlayback`) and opens
-/// a recognition request for the side being spoken to, fed from the last half second before
+/// a recognition request for the side being spoken to, fed from the last 0.3 s before
 /// it (`preRoll`), so the person is heard from their first word. Their words decide: none, a
 /// backchannel ("mm", "sí") or the translation's own words (its echo) let playback go on
 /// where it was held; anything else stops it, writes the translation as interrupted, with
 /// the seconds played, and makes the words that side's turn.
 extension TurnCoordinator {
     /// How much audio before the guard's verdict the request is given.
-    static let preRollSeconds = 0.5
+    static let preRollSeconds = 0.3
 
     /// Whether listening stays open while a translation plays.
     var listensWhileSpeaking: Bool {
@@ -31,9 +31,13 @@ extension TurnCoordinator {
     }
 
     /// Opens or closes the microphone as a translation starts playing.
+    /// While it plays the microphone is heard as it is, not through the canceller: the
+    /// guard has already told the person from the echo, and a canceller hearing both at once
+    /// suppresses the person's first syllables.
     func prepareListeningWhileSpeaking() async {
         preRoll = []
         if listensWhileSpeaking {
+            await stages.source?.hearMicrophoneDirectly(true)
             do { try await stages.source?.startListening() } catch { await stages.source?.stopListening() }
         } else {
             await stages.source?.stopListening()
@@ -43,12 +47,14 @@ extension TurnCoordinator {
     /// A chunk captured while a translation plays and nobody has barged in yet.
     func overhear(_ chunk: PCMChunk) async {
         preRoll.append(chunk)
+        // While the request opens, everything is kept: it is fed all of it.
+        guard !bargeInOpening else { return }
         let limit = AudioFormat.recognition.sampleCount(forSeconds: Self.preRollSeconds)
         var total = preRoll.reduce(0) { $0 + $1.samples.count }
         while total - (preRoll.first?.samples.count ?? 0) >= limit {
             total -= preRoll.removeFirst().samples.count
         }
-        guard chunk.echo == .person, !bargeInOpening, case let .speaking(side) = state else { return }
+        guard chunk.echo == .person, case let .speaking(side) = state else { return }
         await openBargeIn(for: side)
     }
 
@@ -162,3 +168,4 @@ extension TurnCoordinator {
         "sí", "si", "vale", "ajá", "aja", "claro", "eh", "oui", "ouais", "d'accord", "ja", "genau",
     ]
 }
+

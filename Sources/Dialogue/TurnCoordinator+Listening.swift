@@ -52,6 +52,7 @@ extension TurnCoordinator {
             return
         }
         if let request = detachBargeIn() { _ = await request.cancel() }
+        await stages.source?.hearMicrophoneDirectly(false)
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }

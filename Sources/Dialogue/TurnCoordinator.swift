@@ -48,7 +48,7 @@ public actor TurnCoordinator {
     /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
     var servedLocales: [LocaleTag: Bool] = [:]
     var audioLost = false
-    /// The last half second captured while a translation plays with barge-in on: a person who
+    /// The last 0.3 s captured while a translation plays with barge-in on: a person who
     /// interrupts is recognized from their first word, before the guard was sure of them.
     var preRoll: [PCMChunk] = []
     /// The text being spoken now (a translation or an aside), for telling its echo from a person.

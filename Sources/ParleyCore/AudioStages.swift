@@ -17,6 +17,16 @@ public protocol AudioSource: AnyObject, Sendable {
 
     /// Closes the gate and drops whatever was captured but not yet consumed.
     func stopListening() async
+
+    /// Delivers the microphone as it is (true), not through the source's echo canceller
+    /// (false, the default). A person speaking over playback is heard from their first
+    /// syllable, which a canceller suppresses while it still hears the machine.
+    func hearMicrophoneDirectly(_ direct: Bool) async
+}
+
+extension AudioSource {
+    /// A source without a canceller has only the microphone as it is.
+    public func hearMicrophoneDirectly(_ direct: Bool) async {}
 }
 
 /// Where synthesized audio goes: the speaker through the audio session, a

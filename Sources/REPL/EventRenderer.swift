@@ -61,7 +61,8 @@ public struct EventRenderer: Sendable {
             return clearingStatus() + [.line(style.paint(Self.assignmentLine(side, locale, confidence, flipped), .yellow))]
         case let .correctionOffered(side, text, alternatives):
             return clearingStatus() + correctionLines(side, text, alternatives)
-        case let .translation(_, target, text, unknown, route):
+        case let .translation(side, target, text, unknown, route):
+            locales[side.other] = target  // a side may speak (barge in) before its first turn
             let note = unknown.isEmpty ? "" : style.paint(" (unknown: \(unknown.joined(separator: ", ")))", .dim)
             return [.line(style.paint("→ \(target): \(text)", .green) + Self.pivotNote(route, style) + note)]
         case let .speaking(side, _):

@@ -69,6 +69,12 @@ public final class Recording: Sendable {
         }
     }
 
+    /// Every sample recorded so far, while the recording goes on.
+    public func samplesSoFar() -> [Int16] {
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        return data.prefix(data.count / 2 * 2).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
     /// Records `tail` seconds more, stops, and returns every sample since the start.
     ///
     /// The tail is counted in recorded samples, not in waiting time: a `parec` that a busy
