@@ -5,9 +5,12 @@ extension TurnCoordinator {
         await speakAside(text, voiceOf: side)
     }
 
-    /// `:repeat`: speaks the last translation again to the side it was meant for.
+    /// `:repeat`: speaks again, to the side it was meant for, the translation a person last
+    /// interrupted (once), or else the last translation.
     public func repeatLast() async {
-        guard let last = lastSpoken else { return emit(.notice("nothing has been translated yet")) }
+        guard let last = lastInterrupted ?? lastSpoken else { return emit(.notice("nothing has been translated yet")) }
+        guard state.awaitsInput else { return emit(.notice("a turn is being translated or spoken; wait for it")) }
+        lastInterrupted = nil
         await speakAside(last.text, voiceOf: last.side)
     }
 

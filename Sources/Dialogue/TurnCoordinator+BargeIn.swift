@@ -134,10 +134,11 @@ extension TurnCoordinator {
         let played = max(0, detectedAt - (turn?.times.speakStart ?? detectedAt))
         emit(.interrupted(side, playedSeconds: played))
         emit(.spoken(side))
-        guard var draft = turn, draft.translation != nil else { return }
+        guard var draft = turn, let translation = draft.translation else { return }
         draft.times.speakEnd = detectedAt
         draft.playedSeconds = played
         record(draft)
+        lastInterrupted = (translation.text, side)
     }
 
     /// Why readings of sound over a translation are no interruption, or nil when they are one.

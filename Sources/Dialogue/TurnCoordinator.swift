@@ -40,6 +40,8 @@ public actor TurnCoordinator {
     var pendingTyped: [String] = []
     var finishedTurns = 0
     var lastSpoken: (text: String, side: DialogueSide)?
+    /// The last translation a person interrupted, until `:repeat` has played it again.
+    var lastInterrupted: (text: String, side: DialogueSide)?
     /// The last hands-free utterance in both languages, for `:flip`.
     var lastHeard: HeardUtterance?
     /// Whose turn resumes after `:say` or `:repeat` has been spoken.

@@ -19,7 +19,7 @@ public enum ReplCommand: Sendable, Equatable {
     case flip
     /// `:say TEXT` — speak text as it is.
     case say(String)
-    /// `:repeat` — speak the last translation again.
+    /// `:repeat` — speak again the interrupted translation, else the last one.
     case repeatLast
     /// `:dict …` — the pronunciation commands, arguments as typed.
     case dictionary([String])
@@ -67,7 +67,7 @@ public enum CommandParser {
         ("turns", "alternate|auto", "sides take turns, or either side may speak (each utterance goes to its language's side)"),
         ("flip", "", "the last utterance was the other side's: translate it the other way and speak it again"),
         ("say", "TEXT", "speak TEXT as it is, in the voice of the side whose turn it is"),
-        ("repeat", "", "speak the last translation again"),
+        ("repeat", "", "speak again the translation a person last interrupted, else the last translation"),
         ("dict", "list|add|remove|lookup|say LANG …", "show and edit the pronunciation dictionaries"),
         ("glossary", "list|add|remove|lookup|import|export FROM TO …", "show and edit the translation glossaries and phrasebook"),
         ("transcript", "[FILE]", "show the transcript file, or save the transcript to FILE and go on there"),

@@ -19,4 +19,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WhisperSoakBenchmark.self,
     WhisperLongBenchmark.self,
     EchoBenchmark.self,
+    BargeInBenchmark.self,
 ]

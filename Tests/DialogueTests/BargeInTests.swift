@@ -41,6 +41,16 @@ struct BargeInTests {
         #expect(turns[0].jsonLine.contains("\"interrupted\":true,\"played_seconds\":"), "\(turns[0].jsonLine)")
         #expect(turns[1].side == .b && turns[1].text == "espera, no es eso" && turns[1].input == .speech)
         #expect(turns[1].playedSeconds == nil)
+
+        rig.audio.releasePlayback()
+        rig.audio.holdPlayback(false)
+        try await rig.recorder.waitFor("A's turn after B's words were spoken") { _ in rig.recorder.finishedTurns.count == 2 }
+        await rig.coordinator.waitUntilReady()
+        let interrupted = turns[0].translation
+        await rig.coordinator.repeatLast()
+        try await rig.recorder.waitFor(":repeat speaks the interrupted translation again") { events in
+            events.filter { $0 == .speaking(side: .b, text: interrupted) }.count == 2
+        }
     }
 
     @Test("no words, a backchannel, or the translation's own words let the held translation play on",
