@@ -62,14 +62,8 @@ struct BargeInBenchmark: AsyncParsableCommand {
             print(String(decoding: try JSONEncoder().encode(here), as: UTF8.self))
             return
         }
-        let bench = Bundle.main.executableURL!.path
-        let other = try ProcessRunner.run(["scripts/with-test-server.sh", "--pipewire", bench, "bargein", "--this-server-only",
-                                           "--trials", "\(trials)", "--soak", "\(soak)"], timeout: 7_200)
-        guard other.status == 0 else { throw BenchmarkFailure("the pipewire-pulse run failed: \(other.stderr.suffix(2_000))") }
-        guard let json = other.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
-            throw BenchmarkFailure("the pipewire-pulse run printed no measurements")
-        }
-        let pipewire = try JSONDecoder().decode(Measured.self, from: Data(json.utf8))
+        let pipewire = try measuredOnPipeWire("bargein", ["--trials", "\(trials)", "--soak", "\(soak)"], as: Measured.self,
+                                              timeout: 7_200)
         try report(Measured(rooms: here.rooms + pipewire.rooms, soaks: here.soaks + pipewire.soaks))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 
 /// One Markdown section of BENCHMARKS.md, written to `benchmarks/<area>.md`.
 struct BenchmarkReport {
@@ -54,4 +55,18 @@ struct BenchmarkReport {
 /// A line on standard error while an area runs, after the area's name ("dialogue: turn 3, …").
 func progress(_ area: String, _ line: String) {
     FileHandle.standardError.write(Data("\(area): \(line)\n".utf8))
+}
+
+/// Runs the bench area `area` again on a private pipewire-pulse server with `--this-server-only`
+/// and `arguments`, and decodes the measurements it printed (its last line of JSON).
+func measuredOnPipeWire<Measured: Decodable>(_ area: String, _ arguments: [String] = [], as type: Measured.Type,
+                                             timeout: Double) throws -> Measured {
+    let bench = Bundle.main.executableURL!.path
+    let other = try ProcessRunner.run(["scripts/with-test-server.sh", "--pipewire", bench, area, "--this-server-only"] + arguments,
+                                      timeout: timeout)
+    guard other.status == 0 else { throw BenchmarkFailure("the pipewire-pulse run failed: \(other.stderr.suffix(2_000))") }
+    guard let line = other.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
+        throw BenchmarkFailure("the pipewire-pulse run printed no measurements")
+    }
+    return try JSONDecoder().decode(Measured.self, from: Data(line.utf8))
 }

@@ -55,14 +55,7 @@ struct EchoBenchmark: AsyncParsableCommand {
             print(String(decoding: try JSONEncoder().encode(here), as: UTF8.self))
             return
         }
-        let bench = Bundle.main.executableURL!.path
-        let other = try ProcessRunner.run(["scripts/with-test-server.sh", "--pipewire", bench, "echo", "--this-server-only"],
-                                          timeout: 1_800)
-        guard other.status == 0 else { throw BenchmarkFailure("the pipewire-pulse run failed: \(other.stderr.suffix(2_000))") }
-        guard let line = other.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
-            throw BenchmarkFailure("the pipewire-pulse run printed no measurements")
-        }
-        let pipewire = try JSONDecoder().decode(Measured.self, from: Data(line.utf8))
+        let pipewire = try measuredOnPipeWire("echo", as: Measured.self, timeout: 1_800)
         try report(Measured(rows: here.rows + pipewire.rows, doubleTalk: here.doubleTalk + pipewire.doubleTalk))
     }
 
