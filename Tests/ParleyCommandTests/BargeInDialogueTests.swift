@@ -39,6 +39,15 @@ struct BargeInDialogueTests {
         #expect(!lines.contains { $0.contains("interrupted the translation") }, "held \(held) times: \(run.stdout)")
     }
 
+    @Test("--barge-in on without echo cancellation is refused in one sentence, before anything starts")
+    func refusedWithoutCancellation() throws {
+        let output = try ProcessRunner.parley(["dialog", "--barge-in", "on", "--echo-cancel", "off", "--no-history", "--no-transcript"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--barge-in on needs echo cancellation") && output.stderr.split(separator: "\n").count <= 3,
+                "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
     @Test("the control: with no canceller and the microphone forced open, the echo is heard as words")
     func controlHearsTheEcho() throws {
         let (microphone, speaker) = (try LoopbackDevice(label: "bcmic"), try LoopbackDevice(label: "bcspk"))

@@ -29,6 +29,8 @@ struct CommandParserTests {
         #expect(parsed(":languages") == .languages)
         #expect(parsed(":correct on") == .correction(true))
         #expect(parsed(":correct OFF") == .correction(false))
+        #expect(parsed(":barge-in on") == .bargeIn(true))
+        #expect(parsed(":barge-in Off") == .bargeIn(false))
         #expect(parsed(":help") == .help(nil))
         #expect(parsed(":help turns") == .help("turns"))
         #expect(parsed(":help :Turns") == .help("turns"))
@@ -47,6 +49,7 @@ struct CommandParserTests {
     @Test func wrongArgumentsGiveTheUsage() {
         #expect(error(":voice C en-us") == "usage: :voice A|B ID")
         #expect(error(":mode sometimes") == "usage: :mode auto|manual")
+        #expect(error(":barge-in maybe") == "usage: :barge-in on|off")
         #expect(error(":swap now") == "usage: :swap")
         #expect(error(":a") == "usage: :a LOCALE")
         #expect(error(":say") == "usage: :say TEXT")
