@@ -65,7 +65,9 @@ extension SessionController {
     private func captured(_ samples: UnsafeBufferPointer<Int16>) {
         let level = AudioLevel(measuring: samples)
         updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
-        if !options.echoGuardHearsMicrophone { judge(samples) }
+        // The guard judges only a capture that stays open during playback; a gated one never
+        // delivers the playback, and its tail is dropped by the gate.
+        if !options.echoGuardHearsMicrophone && !options.gatesCaptureDuringPlayback { judge(samples) }
         let verdict = echoGuard.verdict
         guard let admitted = gate.admit(samples.count) else { return }
         if let start = activationStart {

@@ -127,7 +127,7 @@ struct DialogueTerminalTests {
         let long = "I would like to buy a ticket to Madrid for tomorrow morning, and one back on Sunday evening."
         try session.type(long)
         try session.press("Enter")
-        try session.waitForPromptLine("B speaking>")
+        try session.waitForPromptLine("B es-ES speaking>")
         try session.press("C-c")
         let screen = try session.waitForPromptLine("B es-ES idle>")
         #expect(screen.contains("cancelled speaking"))
