@@ -5,33 +5,33 @@ import ParleyCore
 ///
 /// The guard hears the microphone as it is (before any canceller) and knows every run of
 /// samples handed to the server for playback (the reference). Both become 20 ms frames of
-/// RMS on one timeline. From the frames where only the machine plays, `EchoPath` learns the
-/// room: how late the echo arrives (the lag whose envelope correlates best, up to
-/// `EchoPath.longestLag`) and how loud it is against the reference (the median ratio).
-/// Its prediction for a frame is that gain times the loudest reference frame at the lag,
-/// one frame either side.
+/// RMS on one timeline. `EchoPath` learns the room from them: how late the echo arrives and
+/// how loud it is against the reference. Its prediction for a frame is that gain times the
+/// loudest reference frame at the lag, three frames either side.
 ///
-/// A microphone frame is *loud* when it exceeds the predicted echo by `margin` (or by the
-/// room's own spread of ratios, whichever is more) and the `floor` besides. A person is
-/// declared after `onsetFrames` loud frames among the last `onsetSpan` (a click is not
-/// enough) and stays declared until `hangoverFrames` quiet frames in a row. Until the guard
-/// has learned the room it declares nobody: no barge-in in the first second of playback
-/// of a room it does not know yet. Judging the microphone before the canceller makes the
-/// guard as good with a canceller that removes 30 dB as with one that removes nothing, and
-/// blind to the canceller's own suppression of a person during double talk.
+/// A person is declared when a window of `EchoPath.window` frames (160 ms, at least
+/// `onsetFrames` of them) holds more than `margin` times the energy the echo predicts, and
+/// more than the `floor`; they stay declared until `hangoverFrames` quiet frames in a row.
+/// Until the path is learned (0.6 s of playback) the guard declares nobody. Judging the
+/// microphone before the canceller makes the guard as good with a canceller that removes
+/// 30 dB as with one that removes nothing, and blind to the canceller's own suppression of
+/// a person during double talk. When the echo is as loud as the person, a window holds
+/// about twice the echo's energy, under the margin: the guard then waits for a pause in the
+/// machine's speech.
 ///
 /// With `compares` false the guard only asks whether there is sound above the floor: the
 /// control that shows what listening during playback would hear without it.
 struct EchoGuard {
     /// The guard's constants.
     struct Settings: Equatable {
-        /// How much more energy than its predicted echo a window must hold (4 dB): over the echo
-        /// alone, the windows of a loopback room stay below 1.9 times their median.
+        /// How much more energy than its predicted echo a window must hold (4.8 dB): over the
+        /// echo alone, the windows of a loopback room stay below 1.8 times their median.
         var margin = 3.0
         /// RMS (of full scale) below which nothing counts as speech (−40 dBFS).
         var floor = 0.01
+        /// Frames a window needs before it can declare a person.
         var onsetFrames = 5
-        var onsetSpan = 8
+        /// Quiet frames in a row that end a person.
         var hangoverFrames = 15
     }
 

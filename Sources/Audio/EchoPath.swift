@@ -2,12 +2,11 @@
 /// machine's own playback comes back, and how loud.
 ///
 /// It keeps 20 ms frames of RMS for what was handed to the server (the reference, by the time
-/// it was written) and for what the microphone heard (by the time it arrived), a few seconds
-/// of each. Every 200 ms it finds the lag (0…`longestLag` frames) at which the
-/// microphone's envelope correlates best (Pearson's r) with the reference's, over the frames where only the
-/// machine played; at that lag, the median ratio of microphone to reference is the echo's
-/// gain, and the 90th percentile over the median its spread. Every constant delay (the output
-/// buffer, the room, a canceller, the capture buffer) is in the lag.
+/// it will be played) and for what the microphone heard (by the time it arrived), a few
+/// seconds of each. Every 200 ms it finds the lag (0…`longestLag` frames) at which the
+/// microphone's envelope correlates best (Pearson's r) with the reference's, over the frames
+/// the guard lets it learn from; at that lag, the echo's gain (see `gain`). Every constant
+/// delay (the output buffer, the room, a canceller, the capture buffer) is in the lag.
 struct EchoPath {
     /// The length of one frame.
     static let frameSeconds = 0.02
