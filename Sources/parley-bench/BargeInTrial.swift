@@ -85,7 +85,9 @@ struct MonitorRecorder {
     private let process: Process
     private let path: String
 
+    /// Starts recording (a file already at `path` is replaced) and returns once samples arrive.
     init(_ source: String, into path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
         process = try ProcessRunner.start(["parec", "--device=\(source)", "--raw", "--rate=16000", "--channels=1",
                                            "--format=s16le", "--latency-msec=10", path])
         self.path = path

@@ -99,15 +99,15 @@ struct EchoBenchmark: AsyncParsableCommand {
         }
         let talker = "\(RecognitionCorpus.directory)/\(Self.talker)"
         try inRoom(latency: latency) { microphone, canceller in
-            let raw = try recorder(microphone.monitor, to: "\(directory.path)/dt-raw.raw")
-            let cancelled = try recorder(canceller.source, to: "\(directory.path)/dt-cancelled.raw")
+            let raw = try MonitorRecorder(microphone.monitor, into: "\(directory.path)/dt-raw.raw")
+            let cancelled = try MonitorRecorder(canceller.source, into: "\(directory.path)/dt-cancelled.raw")
             let translation = try ProcessRunner.start(["paplay", "--device=\(canceller.sink)", speech])
             Thread.sleep(forTimeInterval: 1.5)
             let spoken = try ProcessRunner.run(["paplay", "--device=\(microphone.name)", talker])
             guard spoken.status == 0 else { throw BenchmarkFailure("paplay failed: \(spoken.stderr)") }
             _ = ProcessRunner.waitForExit(translation, seconds: 60)
             Thread.sleep(forTimeInterval: 0.5)
-            for process in [raw, cancelled] { ProcessRunner.stop(process) }
+            for recorder in [raw, cancelled] { _ = recorder.stop() }
         }
         let heard = try [talker, "\(directory.path)/dt-raw.raw", "\(directory.path)/dt-cancelled.raw"].map { path in
             let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
@@ -128,12 +128,12 @@ struct EchoBenchmark: AsyncParsableCommand {
     /// One playback of `speech` through a fresh room and canceller; the recordings stay in `directory`.
     private func measure(_ speech: String, latency: Int, in directory: URL) throws -> Row {
         try inRoom(latency: latency) { microphone, canceller in
-            let raw = try recorder(microphone.monitor, to: "\(directory.path)/raw.raw")
-            let cancelled = try recorder(canceller.source, to: "\(directory.path)/cancelled.raw")
+            let raw = try MonitorRecorder(microphone.monitor, into: "\(directory.path)/raw.raw")
+            let cancelled = try MonitorRecorder(canceller.source, into: "\(directory.path)/cancelled.raw")
             let played = try ProcessRunner.run(["paplay", "--device=\(canceller.sink)", speech])
             guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
             Thread.sleep(forTimeInterval: 0.5)
-            for process in [raw, cancelled] { ProcessRunner.stop(process) }
+            for recorder in [raw, cancelled] { _ = recorder.stop() }
         }
         // The canceller converges within its first second or two: the level is read after 2 s.
         let echo = try rms("\(directory.path)/raw.raw"), residual = try rms("\(directory.path)/cancelled.raw")
@@ -155,19 +155,6 @@ struct EchoBenchmark: AsyncParsableCommand {
         let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
         defer { canceller.unload(server: nil) }
         try body(microphone, canceller)
-    }
-
-    /// `parec` of `source` into `path` (16 kHz mono), returning once samples arrive.
-    private func recorder(_ source: String, to path: String) throws -> Process {
-        try? FileManager.default.removeItem(atPath: path)
-        let process = try ProcessRunner.start(["parec", "--device=\(source)", "--raw", "--rate=16000", "--channels=1",
-                                               "--format=s16le", "--latency-msec=10", path])
-        let deadline = Date().addingTimeInterval(20)
-        while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
-            guard process.isRunning, Date() < deadline else { throw BenchmarkFailure("parec did not start on \(source)") }
-            usleep(10_000)
-        }
-        return process
     }
 
     private func rms(_ path: String) throws -> Double {
