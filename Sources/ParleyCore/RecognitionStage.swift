@@ -20,16 +20,63 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var maximumDuration: Double
     /// How many alternative transcripts to return besides the best one.
     public var alternativeCount: Int
+    /// Commit words while the person speaks and hand them on in clauses (`.clause` events),
+    /// by this policy; nil waits for the endpoint (turn by turn). A recognizer that cannot
+    /// commit early ignores it: its final result is then the only clause.
+    public var commitPolicy: CommitPolicy?
 
     /// Creates options; the defaults suit a dialogue turn.
     public init(hint: RecognitionHint = .dictation, endpointMilliseconds: Int = 500,
-                startTimeout: Double? = nil, maximumDuration: Double = 60, alternativeCount: Int = 3) {
+                startTimeout: Double? = nil, maximumDuration: Double = 60, alternativeCount: Int = 3,
+                commitPolicy: CommitPolicy? = nil) {
         self.hint = hint
         self.endpointMilliseconds = endpointMilliseconds
         self.startTimeout = startTimeout
         self.maximumDuration = maximumDuration
         self.alternativeCount = alternativeCount
+        self.commitPolicy = commitPolicy
     }
+}
+
+extension RecognitionOptions {
+    /// The longest utterance with a `CommitPolicy`: the window slides, so length costs no
+    /// more decoding, and a speaker who never pauses for the endpoint is still interpreted.
+    public static let simultaneousMaximumDuration = 600.0
+}
+
+/// How a recognizer decides, while the person still speaks, which words of its growing
+/// hypothesis will not change.
+public enum CommitPolicy: String, Sendable, Hashable, CaseIterable, Codable {
+    /// LocalAgreement-2: a word is committed once two successive decodes agree on it and
+    /// on every word before it.
+    case localAgreement = "local-agreement"
+    /// AlignAtt, over word alignments: a word is committed when its aligned end lies far
+    /// enough before the end of the audio heard, from one decode.
+    case alignAtt = "align-att"
+}
+
+/// Committed words that end a clause: translated and spoken while the person goes on.
+public struct RecognizedClause: Sendable, Hashable, Codable {
+    /// The words, with times in seconds from the start of the request (`speechStarted`'s base).
+    public var words: [RecognizedWord]
+    /// Seconds of audio the request had received when the clause was committed.
+    public var committedAt: Double
+    /// Whether this is the tail decoded at the endpoint, not committed while the person spoke.
+    public var isTail: Bool
+
+    /// Creates a clause.
+    public init(words: [RecognizedWord], committedAt: Double, isTail: Bool = false) {
+        self.words = words
+        self.committedAt = committedAt
+        self.isTail = isTail
+    }
+
+    /// The words as one line.
+    public var text: String { words.map(\.text).joined(separator: " ") }
+    /// Where the first word starts, in seconds from the start of the request.
+    public var start: Double { words.first?.start ?? committedAt }
+    /// Where the last word ends, in seconds from the start of the request.
+    public var end: Double { words.last?.end ?? committedAt }
 }
 
 /// One recognized word with its place in the utterance.
@@ -67,16 +114,21 @@ public struct RecognitionResult: Sendable, Hashable, Codable {
     /// The utterance in each language of a `LanguagePairRecognizer` request, in the order
     /// asked; nil for a one-language request.
     public var hypotheses: [LanguageHypothesis]?
+    /// Every clause of an utterance recognized with a `CommitPolicy`, the tail last: `text`
+    /// is their words, in order, each once. Nil for a request that did not commit early.
+    public var clauses: [RecognizedClause]?
 
     /// Creates a result.
     public init(text: String, confidence: Double = 0, alternatives: [String] = [],
-                words: [RecognizedWord] = [], isFinal: Bool, hypotheses: [LanguageHypothesis]? = nil) {
+                words: [RecognizedWord] = [], isFinal: Bool, hypotheses: [LanguageHypothesis]? = nil,
+                clauses: [RecognizedClause]? = nil) {
         self.text = text
         self.confidence = confidence
         self.alternatives = alternatives
         self.words = words
         self.isFinal = isFinal
         self.hypotheses = hypotheses
+        self.clauses = clauses
     }
 }
 
@@ -86,6 +138,9 @@ public enum RecognitionEvent: Sendable, Hashable {
     case speechStarted(at: Double)
     /// The hypothesis changed while the person is still speaking.
     case partial(String)
+    /// Committed words ended a clause while the person is still speaking (with a
+    /// `CommitPolicy` only); the final result lists it again among its `clauses`.
+    case clause(RecognizedClause)
     /// Trailing silence ended the utterance; seconds since the request began.
     case speechEnded(at: Double)
     /// The final result; the request is over.

@@ -22,6 +22,11 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         public var partialResults = true
         /// Seconds of new speech between partial decodes.
         public var partialInterval = 0.5
+        /// Seconds of new audio between commit decodes (simultaneous interpretation); they run
+        /// one at a time, so a decode that takes longer spaces them more.
+        public var commitInterval = 0.5
+        /// AlignAtt's margin (`ClauseCommitter.alignAttMargin`).
+        public var alignAttMargin = ClauseCommitter.defaultAlignAttMargin
         /// Start the final decode when the detector first hears silence, before the endpoint.
         public var speculative = true
         /// Milliseconds of silence after which the detector says speech stopped, which is when
@@ -170,14 +175,18 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// Decodes one utterance: a final result with words and alternatives, or a quick partial.
     /// An utterance longer than one window (`WhisperWindows`) is decoded window after window
     /// and its readings joined; a partial decode of one hears its last window only.
-    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool) async throws -> WhisperTranscription {
+    func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool,
+                context: String? = nil) async throws -> WhisperTranscription {
         let windows = WhisperWindows.ranges(of: audio)
-        guard windows.count > 1 else { return try await decodeWindow(audio, language: language, options: options, final: final) }
+        guard windows.count > 1 else {
+            return try await decodeWindow(audio, language: language, options: options, final: final, context: context)
+        }
         let decoded = final ? windows : [windows[windows.count - 1]]
         var answers: [WhisperTranscription] = []
         for range in decoded {
             try Task.checkCancellation()
-            answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final))
+            answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final,
+                                                  context: answers.isEmpty ? context : nil))
         }
         return WhisperTranscription.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
     }
@@ -189,9 +198,9 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// Parley owns it), one more: the beam's alternative the list knows, or else the full
     /// window (`Tuning.secondOpinion`). Never more than two.
     private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
-                              final: Bool) async throws -> WhisperTranscription {
+                              final: Bool, context: String? = nil) async throws -> WhisperTranscription {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
-        let prompt = prompt(for: options)
+        let prompt = prompt(for: options, context: context)
         let secondOpinion = final && tuning.secondOpinion && audio.count < Self.fullWindowSamples
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
@@ -246,11 +255,21 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         }
     }
 
-    /// The prompt: the phrases a person expects, and for a yes/no answer its vocabulary.
-    func prompt(for options: RecognitionOptions) -> String? {
+    /// One commit decode of simultaneous interpretation: the window after the last clause,
+    /// the committed text before it as `context`, decoded as a final result is (word times,
+    /// the word list's check and its second opinion), since what it commits is final.
+    func decodeCommitting(_ audio: [Int16], language: String, options: RecognitionOptions,
+                          context: String?) async throws -> WhisperTranscription {
+        try await decode(audio, language: language, options: options, final: true, context: context)
+    }
+
+    /// The prompt: the phrases a person expects, for a yes/no answer its vocabulary, and the
+    /// text said before the audio (`context`), last, where Whisper reads what came before.
+    func prompt(for options: RecognitionOptions, context: String? = nil) -> String? {
         var phrases = self.phrases
         if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
-        return phrases.isEmpty ? nil : phrases.joined(separator: ", ")
+        let parts = [phrases.isEmpty ? nil : phrases.joined(separator: ", "), context].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     // MARK: The detector carried from request to request

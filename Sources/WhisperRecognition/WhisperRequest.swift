@@ -13,6 +13,13 @@ import Recognition
 ///   usually ready when the endpoint confirms;
 /// - the final decode, which reuses the speculative one when no speech came
 ///   after it.
+///
+/// With a `CommitPolicy` (simultaneous interpretation), the decodes while the person speaks
+/// are commit decodes instead of partial ones: a `ClauseCommitter` takes each hypothesis,
+/// commits the words its policy calls stable and hands on the clauses they end (`.clause`
+/// events). Each decode hears only the window after the last clause, with the committed
+/// text before it as the prompt, so committed audio is never decoded again; the final
+/// decode hears the last window, and its words are the tail.
 public actor WhisperRequest: RecognitionRequest {
     private let recognizer: WhisperRecognizer
     private let language: String
@@ -29,7 +36,13 @@ public actor WhisperRequest: RecognitionRequest {
     private var readyPartial: String?
     private var lastPartial = ""
     private var lastPartialLength = 0
-    private var speculative: (length: Int, task: Task<RecognitionResult, any Error>)?
+    private var speculative: (range: Range<Int>, task: Task<RecognitionResult, any Error>)?
+    /// Commits words while the person speaks (with a `CommitPolicy`).
+    private var committer: ClauseCommitter?
+    /// Where the utterance's first sample lies, in seconds from the start of the request.
+    private var utteranceOrigin = 0.0
+    private var commitTask: Task<Void, Never>?
+    private var readyClauses: [RecognizedClause] = []
     private var isOver = false
     /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
     private var pace = ArrivalPace()
@@ -43,6 +56,9 @@ public actor WhisperRequest: RecognitionRequest {
         self.stream = stream
         tracker = UtteranceTracker(sampleRate: AudioFormat.recognition.sampleRate,
                                    startTimeout: options.startTimeout, maximumDuration: options.maximumDuration)
+        if let policy = options.commitPolicy, pairLanguage == nil {
+            committer = ClauseCommitter(policy: policy, alignAttMargin: recognizer.tuning.alignAttMargin)
+        }
     }
 
     /// Feeds 16 kHz mono audio; returns speech start, partial results, speech end and the final result.
@@ -107,7 +123,10 @@ public actor WhisperRequest: RecognitionRequest {
         // it goes on through the detector's silence until the rest of the endpoint has passed.
         let speaking = heard || (tracker.hasSpeech && !endpointReached)
         let transition = tracker.advance(by: step.count, inSpeech: speaking)
-        if transition == .started { utterance = stream.takePreroll() }
+        if transition == .started {
+            utterance = stream.takePreroll()
+            utteranceOrigin = tracker.seconds(max(0, tracker.position - utterance.count))
+        }
         return transition
     }
 
@@ -144,28 +163,61 @@ public actor WhisperRequest: RecognitionRequest {
 
     // MARK: Decoding
 
-    /// The audio a final decode covers: up to where the detector heard silence.
-    private var finalAudio: [Int16] { Array(utterance.prefix(silenceStart ?? utterance.count)) }
+    /// The audio a final decode covers: up to where the detector heard silence, from the
+    /// start of the last window when words are committed early.
+    private var finalRange: Range<Int> {
+        let end = silenceStart ?? utterance.count
+        return min(windowStartSample, end)..<end
+    }
+
+    /// Where the committer's window starts, in samples of the utterance.
+    private var windowStartSample: Int {
+        guard let committer else { return 0 }
+        return min(utterance.count, Int((committer.windowStart * 16_000).rounded()))
+    }
 
     private func decodeFinal() async throws -> RecognitionResult {
-        let audio = finalAudio
-        if let speculative, speculative.length == audio.count {
-            return try await speculative.task.value
+        let range = finalRange
+        commitTask?.cancel()
+        let result: RecognitionResult?
+        do {
+            if let speculative, speculative.range == range {
+                result = try await speculative.task.value
+            } else {
+                result = try await decode(Array(utterance[range]))
+            }
+        } catch RecognitionError.emptyRecognition where committer.map({ !$0.committed.isEmpty }) == true {
+            result = nil  // the committed words are the utterance; nothing after them
         }
-        return try await decode(audio)
+        guard var committer else { return try result ?? { throw RecognitionError.emptyRecognition }() }
+        let offset = Double(range.lowerBound) / 16_000
+        var tail = (result?.words ?? []).map { $0.shifted(by: offset) }
+        if tail.isEmpty, let text = result?.text, !text.isEmpty {  // decoded without word times
+            let end = Double(range.upperBound) / 16_000
+            tail = text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: 0) }
+        }
+        _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000)
+        self.committer = committer
+        let clauses = committer.clauses.map { $0.shifted(by: utteranceOrigin) }
+        guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
+        return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,
+                                 words: clauses.flatMap(\.words), isFinal: true, clauses: clauses)
     }
 
     private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
-        try await Self.decodeFinal(audio, recognizer, language, pairLanguage, options)
+        try await Self.decodeFinal(audio, recognizer, language, pairLanguage, options, context: committer?.prompt)
     }
 
     private func startSpeculativeDecode() {
-        let audio = finalAudio
+        let range = finalRange
         // Audio read faster than it is spoken (a file) already holds what follows the silence:
         // a decode started now would most often be of speech that goes on.
-        guard recognizer.tuning.speculative, speculative?.length != audio.count, pace.isRealTime else { return }
+        guard recognizer.tuning.speculative, speculative?.range != range, pace.isRealTime, !range.isEmpty else { return }
         let recognizer = recognizer, language = language, pair = pairLanguage, options = options
-        speculative = (audio.count, Task { try await Self.decodeFinal(audio, recognizer, language, pair, options) })
+        let audio = Array(utterance[range]), context = committer?.prompt
+        speculative = (range, Task {
+            try await Self.decodeFinal(audio, recognizer, language, pair, options, context: context)
+        })
     }
 
     /// Cancels the speculative decode of audio the speech has gone on after: one that has not
@@ -178,19 +230,22 @@ public actor WhisperRequest: RecognitionRequest {
     /// The final decode: in one language, or in both of a pair from one encoder pass. Steady
     /// sound (`SteadySound`) is not decoded: it is no speech.
     private static func decodeFinal(_ audio: [Int16], _ recognizer: WhisperRecognizer, _ language: String,
-                                    _ pair: String?, _ options: RecognitionOptions) async throws -> RecognitionResult {
+                                    _ pair: String?, _ options: RecognitionOptions,
+                                    context: String?) async throws -> RecognitionResult {
         if SteadySound.isSteady(audio) {
             recognizer.worker.logger.debug("steady sound: no decode", metadata: ["seconds": "\(Double(audio.count) / 16_000)"])
             throw RecognitionError.emptyRecognition
         }
         guard let pair else {
-            return try result(from: await recognizer.decode(audio, language: language, options: options, final: true))
+            return try result(from: await recognizer.decode(audio, language: language, options: options, final: true,
+                                                            context: context))
         }
         return try pairResult(await recognizer.decodePair(audio, languages: (language, pair), options: options))
     }
 
     /// Starts a partial decode of the utterance so far when enough new speech came and none runs.
     private func startPartialIfDue() {
+        if committer != nil { return startCommitDecodeIfDue() }
         guard recognizer.tuning.partialResults, tracker.hasSpeech, silenceStart == nil, !partialRunning,
               utterance.count - lastPartialLength >= Int(recognizer.tuning.partialInterval * 16_000) else { return }
         partialRunning = true
@@ -208,12 +263,49 @@ public actor WhisperRequest: RecognitionRequest {
         readyPartial = answer.text
     }
 
-    /// The newest partial text that finished decoding since the last call.
+    /// The newest partial text that finished decoding since the last call, after the clauses
+    /// committed since.
     private func collectPartial() -> [RecognitionEvent] {
-        guard let text = readyPartial else { return [] }
+        var events = readyClauses.map(RecognitionEvent.clause)
+        readyClauses = []
+        guard let text = readyPartial else { return events }
         readyPartial = nil
         lastPartial = text
-        return [.partial(text)]
+        events.append(.partial(text))
+        return events
+    }
+
+    // MARK: Committing while the person speaks
+
+    /// Starts a commit decode of the window when `Tuning.commitInterval` of new audio came and
+    /// none runs. Unlike partial decodes, these go on through the detector's silence: a pause
+    /// is where a clause ends.
+    private func startCommitDecodeIfDue() {
+        guard let committer, tracker.hasSpeech, commitTask == nil, !isOver,
+              utterance.count - lastPartialLength >= Int(recognizer.tuning.commitInterval * 16_000) else { return }
+        let start = windowStartSample, heard = utterance.count
+        guard heard - start >= 8_000 else { return }  // half a second at least
+        let audio = Array(utterance[start..<heard]), context = committer.prompt
+        let recognizer = recognizer, language = language, options = options
+        lastPartialLength = heard
+        commitTask = Task {
+            let answer = try? await recognizer.decodeCommitting(audio, language: language, options: options, context: context)
+            self.commitDecodeFinished(answer, start: start, heard: heard)
+        }
+    }
+
+    private func commitDecodeFinished(_ answer: WhisperTranscription?, start: Int, heard: Int) {
+        commitTask = nil
+        guard !isOver, var committer, let answer else { return }
+        let offset = Double(start) / 16_000
+        let words = answer.heard ? answer.words.map {
+            RecognizedWord(text: $0.text, start: $0.start + offset, end: $0.end + offset, confidence: $0.confidence)
+        } : []
+        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000)
+        self.committer = committer
+        readyClauses += closed.map { $0.shifted(by: utteranceOrigin) }
+        let display = committer.display
+        if !display.isEmpty, display != lastPartial { readyPartial = display }
     }
 
     /// Hands the detector and the leftover audio back for the next request.
@@ -230,6 +322,20 @@ public actor WhisperRequest: RecognitionRequest {
         }
         return RecognitionResult(text: answer.text, confidence: answer.confidence,
                                  alternatives: answer.alternatives, words: words, isFinal: true)
+    }
+}
+
+extension RecognizedWord {
+    /// The word with its times moved by `seconds`.
+    func shifted(by seconds: Double) -> RecognizedWord {
+        RecognizedWord(text: text, start: start + seconds, end: end + seconds, confidence: confidence)
+    }
+}
+
+extension RecognizedClause {
+    /// The clause with its times moved by `seconds`.
+    func shifted(by seconds: Double) -> RecognizedClause {
+        RecognizedClause(words: words.map { $0.shifted(by: seconds) }, committedAt: committedAt + seconds, isTail: isTail)
     }
 }
 

@@ -60,6 +60,10 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("From the microphone, stop after this many utterances (default: until Ctrl-C).", valueName: "n"))
     var utterances: Int?
 
+    @Option(help: ArgumentHelp("Commit words while the speech goes on, by this policy, and print each clause as it ends (the recognition of `parley dialog --simultaneous`; Whisper only).",
+                               valueName: "local-agreement|align-att"))
+    var commit: CommitPolicyOption?
+
     func validate() throws {
         if let utterances, utterances < 1 { throw ValidationError("--utterances must be at least 1.") }
         if utterances != nil, file != nil { throw ValidationError("--utterances is for the microphone; a --file is recognized to its end.") }
@@ -69,6 +73,9 @@ struct ListenCommand: AsyncParsableCommand {
         }
         if endpointMilliseconds < 10 || endpointMilliseconds > 10_000 {
             throw ValidationError("--endpoint-ms must be between 10 and 10000 milliseconds")
+        }
+        if commit != nil, recognition.recognizer == .pocketsphinx || grammar != nil || hint == .confirmation {
+            throw ValidationError("--commit needs Whisper dictation; PocketSphinx, a grammar and --hint confirmation decide at the endpoint only")
         }
     }
 
@@ -152,7 +159,8 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     private func options() throws -> RecognitionOptions {
-        var options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds)
+        var options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds, commitPolicy: commit?.policy)
+        if commit != nil { options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration }
         if let grammar {
             guard let text = try? String(contentsOfFile: grammar, encoding: .utf8) else {
                 throw GrammarFileUnreadable(path: grammar)
@@ -167,6 +175,18 @@ struct ListenCommand: AsyncParsableCommand {
         }
         return options
     }
+}
+
+/// `--commit` (listen) and `--commit-policy` (dialog): a `CommitPolicy` by its name.
+struct CommitPolicyOption: ExpressibleByArgument {
+    var policy: CommitPolicy
+
+    init?(argument: String) {
+        guard let policy = CommitPolicy(rawValue: argument) else { return nil }
+        self.policy = policy
+    }
+
+    static var allValueStrings: [String] { CommitPolicy.allCases.map(\.rawValue) }
 }
 
 /// `--grammar` for a locale PocketSphinx has no model for: grammars are PocketSphinx's alone.

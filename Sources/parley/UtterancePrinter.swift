@@ -27,11 +27,26 @@ struct UtterancePrinter {
         switch event {
         case let .partial(text) where partial:
             try emit(json ? encode(["partial": text]) : "partial: \(text)")
+        case let .clause(clause):
+            try emit(json ? encode(Clause(clause: clause.text, start: Self.rounded(clause.start, places: 2),
+                                          end: Self.rounded(clause.end, places: 2),
+                                          committedAt: Self.rounded(clause.committedAt, places: 2)))
+                          : "clause: \(clause.text)")
         case let .final(result):
             try emit(json ? encode(Self.utterance(result)) : result.text)
         default:
             break
         }
+    }
+
+    /// The JSON shape of a clause committed while the speech goes on (`--commit`); times in
+    /// seconds from the start of the audio.
+    struct Clause: Encodable {
+        var clause: String
+        var start: Double
+        var end: Double
+        var committedAt: Double
+        enum CodingKeys: String, CodingKey { case clause, start, end, committedAt = "committed_at" }
     }
 
     static func utterance(_ result: RecognitionResult) -> Utterance {
@@ -42,7 +57,7 @@ struct UtterancePrinter {
                                                             confidence: rounded($0.confidence, places: 4)) })
     }
 
-    private static func rounded(_ value: Double, places: Int) -> Double {
+    static func rounded(_ value: Double, places: Int) -> Double {
         let scale = pow(10, Double(places))
         return (value * scale).rounded() / scale
     }

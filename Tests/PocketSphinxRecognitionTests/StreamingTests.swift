@@ -127,6 +127,7 @@ extension RecognitionEngineTests {
         switch event {
         case .speechStarted: "start"
         case .partial: "partial"
+        case .clause: "clause"
         case .speechEnded: "end"
         case .final: "final"
         }

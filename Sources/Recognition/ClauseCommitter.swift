@@ -1,0 +1,198 @@
+public import ParleyCore
+
+/// Decides, from the successive hypotheses of an utterance that is still being spoken, which
+/// words are committed and where clauses end; and which audio no decode needs again.
+///
+/// The recognizer decodes a window of the utterance (from `windowStart` to what it has heard)
+/// with `prompt` before it, and hands the hypothesis to `hypothesis(_:heardUntil:)`. Times are
+/// seconds on the utterance's own axis throughout.
+///
+/// - **Commit policy.** `CommitPolicy.localAgreement`: the words two successive hypotheses
+///   agree on, from the first uncommitted word on (LocalAgreement-2). `.alignAtt`: the words
+///   of one hypothesis whose aligned end lies at least `alignAttMargin` before the end of the
+///   audio heard, in order, stopping at the first that does not.
+/// - **Clauses.** A clause ends after a committed word that ends a sentence (`.`, `?`, `!`
+///   and their CJK forms), or at a pause of at least `clausePause` after at least
+///   `clauseWords` committed words: a pause the hypothesis shows as a gap before its next
+///   word, or as audio heard past the word with no word in it.
+/// - **The window slides.** When a clause ends, the next decode starts just before the end of
+///   its last word, and the committed text before the window becomes the prompt. A window
+///   that grows past `longestWindow` slides to its last committed word as well.
+/// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
+///   that repeat the committed text's last words at its start (a window cut inside a word),
+///   are not new.
+public struct ClauseCommitter: Sendable {
+    /// Shortest gap between words that ends a clause of `clauseWords` or more.
+    public static let clausePause = 0.25
+    /// Fewest committed words a pause may end a clause after.
+    public static let clauseWords = 3
+    /// Audio heard past a word, with no word in it, that counts as a pause: the clause pause
+    /// and the time a decode takes to show a next word that has begun.
+    public static let trailingPause = 0.6
+    /// How far before the end of the audio an aligned word must end for AlignAtt to commit it,
+    /// unless the committer is given another.
+    public static let defaultAlignAttMargin = 1.0
+    /// The longest window a decode hears before it slides without a clause end.
+    public static let longestWindow = 12.0
+    /// How much before a clause's last aligned end the window starts: alignments end late
+    /// as often as early, and a word cut at its start is lost, where one cut at its end is
+    /// only heard again (and dropped as a repeat).
+    public static let windowLead = 0.1
+    /// How many committed words the prompt carries at most.
+    public static let promptWords = 40
+
+    public let policy: CommitPolicy
+    /// AlignAtt's margin, in seconds.
+    public let alignAttMargin: Double
+    /// Every committed word, in order.
+    public private(set) var committed: [RecognizedWord] = []
+    /// How many committed words belong to clauses already handed on.
+    public private(set) var closedCount = 0
+    /// Where the next decode's audio starts.
+    public private(set) var windowStart = 0.0
+    /// The newest hypothesis's words after the committed ones.
+    public private(set) var pending: [RecognizedWord] = []
+    /// Clauses handed on so far.
+    public private(set) var clauses: [RecognizedClause] = []
+    /// How many hypotheses were offered.
+    public private(set) var hypothesisCount = 0
+
+    public init(policy: CommitPolicy, alignAttMargin: Double = ClauseCommitter.defaultAlignAttMargin) {
+        self.policy = policy
+        self.alignAttMargin = alignAttMargin
+    }
+
+    /// The committed text before the window: what the next decode is told came before.
+    public var prompt: String? {
+        let before = committed.prefix { $0.end <= windowStart + Self.windowLead + 0.001 }
+        guard !before.isEmpty else { return nil }
+        return before.suffix(Self.promptWords).map(\.text).joined(separator: " ")
+    }
+
+    /// The open clause as shown while the person speaks: its committed words, then those
+    /// not committed yet.
+    public var display: String {
+        (committed[closedCount...] + pending).map(\.text).joined(separator: " ")
+    }
+
+    /// Takes one decode's words (times on the utterance's axis) of audio heard until
+    /// `heardUntil`; returns the clauses this closes, each with `committedAt`.
+    public mutating func hypothesis(_ words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
+        hypothesisCount += 1
+        let fresh = newWords(in: words)
+        var agreed: Int
+        switch policy {
+        case .localAgreement:
+            agreed = hypothesisCount == 1 ? 0 : Self.agreement(pending, fresh)
+        case .alignAtt:
+            agreed = fresh.prefix { $0.end <= heardUntil - alignAttMargin }.count
+        }
+        // A word Whisper wrote as trailing off ("then...", "dis-") is where it heard the
+        // window end, not what was said: nothing from it on is committed.
+        agreed = min(agreed, fresh.firstIndex(where: { Self.trailsOff($0.text) }) ?? agreed)
+        committed += fresh.prefix(agreed)
+        pending = Array(fresh.dropFirst(agreed))
+        return closeClauses(heardUntil: heardUntil, atEnd: false)
+    }
+
+    /// The endpoint: the final decode's words of the last window are the tail. Returns every
+    /// clause not handed on yet (the committed words of an open clause and the tail), each
+    /// marked `isTail`: they were committed at the endpoint.
+    public mutating func finish(tail words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
+        committed += newWords(in: words)
+        pending = []
+        return closeClauses(heardUntil: heardUntil, atEnd: true)
+    }
+
+    /// The words of a hypothesis not committed yet.
+    func newWords(in words: [RecognizedWord]) -> [RecognizedWord] {
+        guard let last = committed.last else { return words }
+        var fresh = words.filter { ($0.start + $0.end) / 2 > last.end }
+        // A window cut inside the last committed words can hear them again at its start.
+        for count in stride(from: min(5, fresh.count, committed.count), through: 1, by: -1) {
+            let head = fresh.prefix(count).map { Self.normalized($0.text) }
+            let tail = committed.suffix(count).map { Self.normalized($0.text) }
+            if head == tail, fresh.first.map({ $0.start < last.end + 1.0 }) == true {
+                fresh.removeFirst(count)
+                break
+            }
+        }
+        return fresh
+    }
+
+    private mutating func closeClauses(heardUntil: Double, atEnd: Bool) -> [RecognizedClause] {
+        var closed: [RecognizedClause] = []
+        var index = closedCount
+        while index < committed.count {
+            let word = committed[index]
+            let count = index - closedCount + 1
+            let next = index + 1 < committed.count ? committed[index + 1] : pending.first
+            let gap = next.map { $0.start - word.end } ?? (heardUntil - word.end >= Self.trailingPause ? Self.trailingPause : 0)
+            if Self.endsSentence(word.text) || (count >= Self.clauseWords && gap >= Self.clausePause) {
+                closed.append(close(through: index, heardUntil: heardUntil, isTail: atEnd))
+            }
+            index += 1
+        }
+        if atEnd, closedCount < committed.count {
+            closed.append(close(through: committed.count - 1, heardUntil: heardUntil, isTail: true))
+        } else if !atEnd, let last = committed.last, committed.count > closedCount,
+                  heardUntil - windowStart > Self.longestWindow {
+            slideWindow(after: last)
+        }
+        return closed
+    }
+
+    private mutating func close(through index: Int, heardUntil: Double, isTail: Bool) -> RecognizedClause {
+        let clause = RecognizedClause(words: Array(committed[closedCount...index]), committedAt: heardUntil, isTail: isTail)
+        closedCount = index + 1
+        clauses.append(clause)
+        slideWindow(after: committed[index])
+        return clause
+    }
+
+    private mutating func slideWindow(after word: RecognizedWord) {
+        var start = word.end - Self.windowLead
+        if let next = pending.first(where: { $0.start > word.start }) { start = min(start, next.start - Self.windowLead) }
+        windowStart = max(windowStart, start)
+    }
+
+    /// How many words, from the first, two hypotheses share.
+    static func agreement(_ first: [RecognizedWord], _ second: [RecognizedWord]) -> Int {
+        zip(first, second).prefix { normalized($0.text) == normalized($1.text) }.count
+    }
+
+    /// A word as compared between hypotheses: lowercased, without punctuation.
+    static func normalized(_ word: String) -> String {
+        String(word.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+            .map(Character.init))
+    }
+
+    /// Whether Whisper wrote `word` as cut off or trailing away.
+    static func trailsOff(_ word: String) -> Bool {
+        word.hasSuffix("...") || word.hasSuffix("…") || word.hasSuffix("-")
+    }
+
+    /// Whether `word` ends a sentence: its last mark is one that ends sentences, and it is
+    /// not an abbreviation of a title or an ellipsis.
+    static func endsSentence(_ word: String) -> Bool {
+        guard let last = word.trimmingTrailingQuotes.last else { return false }
+        guard ".?!。？！".contains(last), !word.hasSuffix("...") else { return false }
+        return last != "." || !abbreviations.contains(normalized(word))
+    }
+
+    /// Titles and abbreviations written with a full stop that Whisper puts before a name or a
+    /// word in the languages Parley hears most: their stop ends no sentence.
+    static let abbreviations: Set<String> = [
+        "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "eg", "ie", "no", "mt",
+        "sra", "srta", "dra", "ud", "uds", "mme", "mlle", "m", "hr", "fr", "frau", "sig", "dott",
+    ]
+}
+
+extension String {
+    /// The word without closing quotes and brackets after its last letter or mark.
+    fileprivate var trimmingTrailingQuotes: Substring {
+        var end = endIndex
+        while end > startIndex, "\"'”’»)]".contains(self[index(before: end)]) { end = index(before: end) }
+        return self[..<end]
+    }
+}

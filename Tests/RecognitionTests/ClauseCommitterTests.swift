@@ -1,0 +1,115 @@
+import ParleyCore
+import Testing
+@testable import Recognition
+
+/// The commit policies, clause ends and the sliding window of simultaneous interpretation,
+/// on hypotheses written out word by word (times on the utterance's axis).
+@Suite struct ClauseCommitterTests {
+    /// Words of `text` from `start`, each 0.3 s long with `gap` between them.
+    static func words(_ text: String, from start: Double, gap: Double = 0.05) -> [RecognizedWord] {
+        var time = start
+        return text.split(separator: " ").map { word in
+            defer { time += 0.3 + gap }
+            return RecognizedWord(text: String(word), start: time, end: time + 0.3, confidence: 0.9)
+        }
+    }
+
+    @Test("LocalAgreement-2 commits only what two successive hypotheses agree on")
+    func localAgreement() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        #expect(committer.hypothesis(Self.words("the train leaves", from: 0), heardUntil: 1.2).isEmpty)
+        #expect(committer.committed.isEmpty, "one hypothesis commits nothing")
+        _ = committer.hypothesis(Self.words("the train leaves from", from: 0), heardUntil: 1.6)
+        #expect(committer.committed.map(\.text) == ["the", "train", "leaves"])
+        // A revision of an uncommitted word commits only up to where they differ.
+        _ = committer.hypothesis(Self.words("the train leaves at nine", from: 0), heardUntil: 2.0)
+        #expect(committer.committed.map(\.text) == ["the", "train", "leaves"])
+        _ = committer.hypothesis(Self.words("the train leaves at nine on", from: 0), heardUntil: 2.4)
+        #expect(committer.committed.map(\.text) == ["the", "train", "leaves", "at", "nine"])
+        #expect(committer.display == "the train leaves at nine on")
+    }
+
+    @Test("AlignAtt commits, from one hypothesis, the words aligned a margin before the end of the audio")
+    func alignAtt() {
+        var committer = ClauseCommitter(policy: .alignAtt, alignAttMargin: 1.0)
+        // Words end at 0.3, 0.65, 1.0, 1.35, 1.7: with 2.1 s heard, those ending by 1.1 are stable.
+        _ = committer.hypothesis(Self.words("we walked along the river", from: 0), heardUntil: 2.1)
+        #expect(committer.committed.map(\.text) == ["we", "walked", "along"])
+    }
+
+    @Test("a word written as trailing off is never committed, nor anything after it")
+    func trailingOff() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(Self.words("he had then... to consider", from: 0), heardUntil: 2.0)
+        _ = committer.hypothesis(Self.words("he had then... to consider", from: 0), heardUntil: 2.5)
+        #expect(committer.committed.map(\.text) == ["he", "had"])
+    }
+
+    @Test("a clause ends at a full stop; a title's full stop ends none")
+    func sentenceEnds() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let text = "Mr. Smith is here. We are"
+        _ = committer.hypothesis(Self.words(text, from: 0), heardUntil: 2.2)
+        let closed = committer.hypothesis(Self.words(text, from: 0), heardUntil: 2.6)
+        #expect(closed.map(\.text) == ["Mr. Smith is here."])
+        #expect(closed.first?.committedAt == 2.6)
+        // The window slides to just before the end of the clause's last word.
+        #expect(abs(committer.windowStart - (1.35 - ClauseCommitter.windowLead)) < 1e-9)
+        #expect(committer.prompt == "Mr. Smith is here.")
+    }
+
+    @Test("a pause of 250 ms ends a clause of three words or more, not of two")
+    func pauses() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        // "yes well" then a 0.4 s pause: two words, no clause.
+        let short = Self.words("yes well", from: 0) + Self.words("I think so and", from: 1.05)
+        _ = committer.hypothesis(short, heardUntil: 2.6)
+        var closed = committer.hypothesis(short, heardUntil: 2.8)
+        #expect(closed.isEmpty, "\(closed.map(\.text))")
+        // Then 0.4 s before the next word: a clause of six words from the start.
+        let long = short + Self.words("then we go on", from: 2.8)
+        closed = committer.hypothesis(long, heardUntil: 4.5)
+        #expect(closed.map(\.text) == ["yes well I think so and"], "\(closed.map(\.text))")
+    }
+
+    @Test("words after the window are not committed twice when the window hears the end of a committed word again")
+    func nothingTwice() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let first = Self.words("It rained all day. Then", from: 0)
+        _ = committer.hypothesis(first, heardUntil: 2.0)
+        _ = committer.hypothesis(first, heardUntil: 2.4)
+        #expect(committer.clauses.map(\.text) == ["It rained all day."])
+        // The next window starts inside "day." and hears it again as its first word.
+        let window = committer.windowStart
+        let again = [RecognizedWord(text: "day.", start: window, end: window + 0.1, confidence: 0.5)]
+            + Self.words("Then the sun came out.", from: 1.4)
+        _ = committer.hypothesis(again, heardUntil: 3.5)
+        _ = committer.hypothesis(again, heardUntil: 3.9)
+        #expect(committer.clauses.map(\.text) == ["It rained all day.", "Then the sun came out."])
+    }
+
+    @Test("the tail at the endpoint joins the committed words of the open clause, and the clauses hold every word once")
+    func tail() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let heard = Self.words("Good morning. I would like", from: 0)
+        _ = committer.hypothesis(heard, heardUntil: 1.9)
+        _ = committer.hypothesis(heard, heardUntil: 2.0)
+        #expect(committer.clauses.map(\.text) == ["Good morning."])
+        // The last window starts before "I" and hears the open clause again, then the rest.
+        let last = committer.finish(tail: Self.words("I would like a coffee", from: 0.7), heardUntil: 3.4)
+        #expect(last.map(\.text) == ["I would like a coffee"])
+        #expect(last.last?.isTail == true)
+        #expect(committer.clauses.map(\.text).joined(separator: " ") == "Good morning. I would like a coffee")
+    }
+
+    @Test("a window that grows past the longest window slides to its last committed word")
+    func longWindow() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        // Fourteen seconds of words with no punctuation and no pause.
+        let text = Array(repeating: "and", count: 40).joined(separator: " ")
+        _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.2)
+        _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.4)
+        #expect(committer.clauses.isEmpty)
+        #expect(committer.windowStart > 12)
+    }
+}
