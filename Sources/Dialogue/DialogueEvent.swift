@@ -31,6 +31,9 @@ public enum DialogueEvent: Sendable, Equatable {
     /// The translation of the side's text into the other side's locale; `route` lists the
     /// languages it went through (`["fr", "es", "en"]`) when no direct pair served it, else it is empty.
     case translation(side: DialogueSide, target: LocaleTag, text: String, unknownWords: [String], route: [String] = [])
+    /// A clause `side` said while still speaking, translated into `target` and about to be
+    /// spoken (simultaneous interpretation), `speed` times the listening side's rate.
+    case clause(side: DialogueSide, target: LocaleTag, text: String, translation: String, speed: Double)
     /// `text` is being spoken to `side` in its voice.
     case speaking(side: DialogueSide, text: String)
     /// Speaking to `side` finished (played to the end or stopped).

@@ -66,6 +66,14 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var bargeIn = false
     /// Why barge-in cannot work in this conversation (no echo cancellation), or nil when it can.
     public var bargeInUnavailable: String?
+    /// Whether a side's speech is interpreted while it is spoken, clause by clause
+    /// (`--simultaneous`, `:simultaneous`).
+    public var simultaneous = false
+    /// Why simultaneous interpretation cannot work here (the microphone would hear the
+    /// speaker), or nil when it can.
+    public var simultaneousUnavailable: String?
+    /// How words are committed while a side speaks.
+    public var commitPolicy: CommitPolicy = .localAgreement
 
     /// Creates a configuration; the defaults are those of `parley` with no options.
     public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,

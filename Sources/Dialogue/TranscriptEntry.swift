@@ -60,12 +60,16 @@ public struct TranscriptEntry: Sendable, Hashable {
     /// When a person interrupted the spoken translation: how many seconds of it were played.
     /// Nil when it was played to the end, or not spoken.
     public var playedSeconds: Double?
+    /// A turn interpreted while it was spoken (`--simultaneous`): its clauses, in order.
+    public var clauses: [ClauseRecord]?
 
     /// Creates an entry.
     public init(turn: Int, side: DialogueSide, locale: LocaleTag, input: InputKind, text: String,
                 confidence: Double?, targetLocale: LocaleTag, translation: String,
                 unknownWords: [String], glossary: [String] = [], times: TurnTimes,
-                assignment: SideAssignment? = nil, route: [String] = [], playedSeconds: Double? = nil) {
+                assignment: SideAssignment? = nil, route: [String] = [], playedSeconds: Double? = nil,
+                clauses: [ClauseRecord]? = nil) {
+        self.clauses = clauses
         self.assignment = assignment
         self.playedSeconds = playedSeconds
         self.turn = turn
@@ -84,7 +88,9 @@ public struct TranscriptEntry: Sendable, Hashable {
 
     /// The entry as one line of JSON, fields in the order of SPEC §4, no newline; a pivoted
     /// translation adds `"pivots"` and `"route"` before `"times"`.
-    /// An interrupted translation adds `"interrupted":true` and `"played_seconds"` after `"times"`.
+    /// An interrupted translation adds `"interrupted":true` and `"played_seconds"` after `"times"`;
+    /// a turn interpreted while it was spoken adds `"clauses"` after them.
+    /// `"simultaneous"` marks such a turn, and `"clauses"` lists each clause (`ClauseRecord.jsonObject`).
     /// Times and confidence are rounded to milliseconds (thousandths).
     public var jsonLine: String {
         var json = JSONLine()
@@ -107,6 +113,10 @@ public struct TranscriptEntry: Sendable, Hashable {
             json.field("interrupted", object: "true")
             json.field("played_seconds", number: playedSeconds)
         }
+        if let clauses {
+            json.field("simultaneous", object: "true")
+            json.field("clauses", object: "[" + clauses.map(\.jsonObject).joined(separator: ",") + "]")
+        }
         if let assignment { json.field("assignment", object: assignment.jsonObject) }
         return json.finished
     }
@@ -119,6 +129,68 @@ public struct TranscriptEntry: Sendable, Hashable {
         json.field("translated", number: times.translated)
         json.field("speak_start", number: times.speakStart)
         json.field("speak_end", number: times.speakEnd)
+        return json.finished
+    }
+}
+
+/// One clause of a turn interpreted while it was spoken: what was committed, its translation,
+/// and when each happened, in session seconds (the transcript's `times` base).
+public struct ClauseRecord: Sendable, Hashable {
+    /// The committed words (several clauses when a backlog joined them).
+    public var text: String
+    /// Its translation, as spoken.
+    public var translation: String
+    /// Where the clause's first word starts and its last word ends, in the speaker's audio.
+    public var sourceStart: Double
+    public var sourceEnd: Double
+    /// When the recognizer committed it (for the tail: when the endpoint's decode gave it).
+    public var committed: Double
+    /// When its translation was ready.
+    public var translated: Double?
+    /// When its speech started and ended; nil when it was not spoken (muted, cancelled).
+    public var speakStart: Double?
+    public var speakEnd: Double?
+    /// How many times normal speed it was spoken at (1 unless the listener fell behind).
+    public var speed: Double
+    /// How many committed clauses it holds (more than one when a backlog joined them).
+    public var joined: Int
+    /// Whether it is the tail decoded at the endpoint.
+    public var isTail: Bool
+
+    public init(text: String, translation: String, sourceStart: Double, sourceEnd: Double, committed: Double,
+                translated: Double? = nil, speakStart: Double? = nil, speakEnd: Double? = nil,
+                speed: Double = 1, joined: Int = 1, isTail: Bool = false) {
+        self.text = text
+        self.translation = translation
+        self.sourceStart = sourceStart
+        self.sourceEnd = sourceEnd
+        self.committed = committed
+        self.translated = translated
+        self.speakStart = speakStart
+        self.speakEnd = speakEnd
+        self.speed = speed
+        self.joined = joined
+        self.isTail = isTail
+    }
+
+    /// The ear-voice span: from the end of the clause's last word to the start of its speech.
+    public var earVoiceSpan: Double? { speakStart.map { $0 - sourceEnd } }
+
+    /// `{"text":…,"translation":…,"source_start":…,"source_end":…,"committed":…,"translated":…,
+    /// "speak_start":…,"speak_end":…,"speed":…,"joined":…,"tail":…}`.
+    var jsonObject: String {
+        var json = JSONLine()
+        json.field("text", string: text)
+        json.field("translation", string: translation)
+        json.field("source_start", number: sourceStart)
+        json.field("source_end", number: sourceEnd)
+        json.field("committed", number: committed)
+        json.field("translated", number: translated)
+        json.field("speak_start", number: speakStart)
+        json.field("speak_end", number: speakEnd)
+        json.field("speed", number: speed)
+        json.field("joined", number: Double(joined))
+        json.field("tail", object: isTail ? "true" : "false")
         return json.finished
     }
 }

@@ -52,11 +52,16 @@ extension TurnCoordinator {
             return
         }
         if let request = detachBargeIn() { _ = await request.cancel() }
-        await stages.source?.hearMicrophoneDirectly(false)
+        let simultaneous = interpretsWhileSpoken
+        await stages.source?.hearMicrophoneDirectly(simultaneous && Self.simultaneousHearsMicrophoneDirectly)
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }
-        let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
+        var options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
+        if simultaneous {
+            options.commitPolicy = configuration.commitPolicy
+            options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration
+        }
         let request: any RecognitionRequest
         do {
             request = try await makeRequest(recognizer, for: side, options: options)
@@ -67,6 +72,7 @@ extension TurnCoordinator {
         }
         guard epoch.isCurrent(token) else { _ = await request.cancel(); return }
         listening = ListeningTurn(side: side, request: request, startedAt: clock.now())
+        listening?.simultaneous = simultaneous
         do {
             try await source.startListening()
         } catch {
@@ -89,8 +95,9 @@ extension TurnCoordinator {
         if listening == nil, listensWhileSpeaking { return await overhear(chunk) }
         guard let turn = listening, !turn.finishing else { return }
         // The tail of the machine's own speech still reaching the microphone is nobody's
-        // speech: a listening side hears silence in its place (a barge-in hears it all).
-        let chunk = chunk.echo == .echo && turn.bargeIn == nil
+        // speech: a listening side hears silence in its place (a barge-in hears it all, and
+        // so does a side interpreted while it speaks: its clauses play while it talks).
+        let chunk = chunk.echo == .echo && turn.bargeIn == nil && !turn.simultaneous
             ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
         let token = epoch.current
         if case .listening = state { emit(.level(turn.side, chunk.level)) }
@@ -112,6 +119,7 @@ extension TurnCoordinator {
             switch event {
             case let .speechStarted(at): listening?.speechStart = startedAt + at
             case let .partial(text): emit(.partial(side, text))
+            case .clause: break
             case let .speechEnded(at): listening?.speechEnd = startedAt + at
             case let .final(result):
                 if let turn = listening { await bargeInRecognized(result, turn: turn, context: context) }
@@ -124,6 +132,8 @@ extension TurnCoordinator {
             emit(.speechStarted(side))
         case let .partial(text):
             emit(.partial(side, text))
+        case let .clause(clause):
+            interpret(clause, side: side, requestStart: startedAt)
         case let .speechEnded(at):
             listening?.speechEnd = startedAt + at
             setState(.recognizing(side))
@@ -174,6 +184,9 @@ extension TurnCoordinator {
     func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
         epoch.advance()
         listening = nil
+        if let clauses = result.clauses {
+            return await interpretationRecognized(result, clauses: clauses, turn: turn)
+        }
         if let hypotheses = result.hypotheses, hypotheses.count == 2 {
             return await recognizedEitherSide(hypotheses, turn: turn)
         }
@@ -204,6 +217,7 @@ extension TurnCoordinator {
     /// anything else is reported and the side waits for input.
     func recognitionFailed(_ error: any Error, side: DialogueSide) async {
         if listening?.bargeIn != nil { return await bargeInFailed(error, side: side) }
+        if await interpretationLostItsEnd(side: side) { return }
         let turn = listening
         let request = detachListening()
         switch error as? RecognitionError {

@@ -14,6 +14,9 @@ extension TurnCoordinator {
             return
         case let .idle(side):
             await startTyped(text, side: side)
+        case let .listening(side) where (interpretation?.received ?? 0) > 0,
+             let .recognizing(side) where (interpretation?.received ?? 0) > 0:
+            queue(text, for: side.other)  // the side's clauses are being spoken: the turn goes on
         case let .listening(side), let .recognizing(side):
             let request = detachListening()
             await startTyped(text, side: side)
@@ -146,6 +149,7 @@ extension TurnCoordinator {
     /// and translating are dropped and the side waits for input; speaking stops
     /// at once, and the turn (already translated) is written and passes on.
     public func cancel() async {
+        if interpretation != nil { return await cancelInterpretation() }
         switch state {
         case let .listening(side), let .recognizing(side):
             let request = detachListening()

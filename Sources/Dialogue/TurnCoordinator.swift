@@ -57,6 +57,10 @@ public actor TurnCoordinator {
     var speakingNow: String?
     /// A barge-in request is being opened.
     var bargeInOpening = false
+    /// The turn being interpreted while it is spoken (`TurnCoordinator+Simultaneous`).
+    var interpretation: Interpretation?
+    /// Numbers interpretations, so the loop of a cancelled one stops.
+    var interpretationGeneration = 0
     var backgroundTasks: [Task<Void, Never>] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many events were handed to `events` (not counting any after it finished).
@@ -81,6 +85,9 @@ public actor TurnCoordinator {
             for side in [DialogueSide.a, .b] { await learnWhetherServed(configuration[side].locale) }
         }
         for limitation in stages.limitations { emit(.notice(limitation)) }
+        if configuration.simultaneous, configuration.turnTaking == .auto {
+            emit(.notice("hands-free turns are translated at their end, not clause by clause: the side is known only then"))
+        }
         if configuration.speaksTranslations, stages.synthesizer == nil || stages.sink == nil {
             emit(.notice("speech output is unavailable; translations are printed only"))
         }
@@ -103,6 +110,7 @@ public actor TurnCoordinator {
         setState(.ended)
         backgroundTasks.forEach { $0.cancel() }
         await closeGate(cancelling: request)
+        await stopInterpretation()
         if wasSpeaking { await stopSpeech() }
         if var draft = spokenTurn {
             draft.times.speakEnd = clock.now()
@@ -133,7 +141,7 @@ public actor TurnCoordinator {
 
     var isSettled: Bool {
         state == .ended || (state.awaitsInput && turnTask == nil && pendingTyped.isEmpty
-                            && !(listening?.finishing ?? false))
+                            && !(listening?.finishing ?? false) && interpretation == nil)
     }
 
     func setState(_ new: DialogueState) {

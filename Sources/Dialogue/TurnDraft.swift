@@ -15,6 +15,8 @@ struct TurnDraft: Sendable {
     var assignment: SideAssignment?
     /// Seconds of the spoken translation played before a person interrupted it.
     var playedSeconds: Double?
+    /// The clauses of a turn interpreted while it was spoken.
+    var clauses: [ClauseRecord]?
 
     /// The transcript line for this turn; nil before it is translated.
     func entry(number: Int) -> TranscriptEntry? {
@@ -23,7 +25,7 @@ struct TurnDraft: Sendable {
                                confidence: confidence, targetLocale: target, translation: translation.text,
                                unknownWords: translation.unknownWords, glossary: translation.glossaryEntries,
                                times: times, assignment: assignment, route: translation.route,
-                               playedSeconds: playedSeconds)
+                               playedSeconds: playedSeconds, clauses: clauses)
     }
 }
 
@@ -39,6 +41,8 @@ struct ListeningTurn: Sendable {
     var finishing = false
     /// Set when the request was opened by a person speaking over a translation.
     var bargeIn: BargeInContext?
+    /// Whether the request commits clauses while the side speaks (simultaneous interpretation).
+    var simultaneous = false
 }
 
 /// A person began to speak over a translation: playback is held until their words decide.

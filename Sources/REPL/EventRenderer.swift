@@ -65,6 +65,10 @@ public struct EventRenderer: Sendable {
             locales[side.other] = target  // a side may speak (barge in) before its first turn
             let note = unknown.isEmpty ? "" : style.paint(" (unknown: \(unknown.joined(separator: ", ")))", .dim)
             return [.line(style.paint("→ \(target): \(text)", .green) + Self.pivotNote(route, style) + note)]
+        case let .clause(side, target, text, translation, speed):
+            locales[side.other] = target
+            let faster = speed > 1 ? style.paint(" (×\(String(format: "%.1f", speed)), catching up)", .dim) : ""
+            return [.line(style.paint("\(side) … \(text)", .dim)), .line(style.paint("→ \(target): \(translation)", .green) + faster)]
         case let .speaking(side, _):
             return [.line(style.paint("speaking to \(side)…", .dim))]
         case .spoken, .turnFinished:

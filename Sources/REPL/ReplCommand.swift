@@ -33,6 +33,8 @@ public enum ReplCommand: Sendable, Equatable {
     case correction(Bool)
     /// `:barge-in on|off` — let the listening side interrupt a translation by speaking.
     case bargeIn(Bool)
+    /// `:simultaneous on|off` — interpret a side's speech while it is still speaking.
+    case simultaneous(Bool)
     /// `:recognizer [A|B NAME]`: show which recognizer serves each side, or choose one for a side.
     case recognizer(DialogueSide?, String?)
     /// `:phrases [TEXT, TEXT…|clear]`: show or set the names and terms recognition should favour.
@@ -74,6 +76,7 @@ public enum CommandParser {
         ("languages", "", "what can be recognized, spoken and translated here"),
         ("correct", "on|off", "offer recognized text for editing before it is translated"),
         ("barge-in", "on|off", "let the listening side interrupt a translation by speaking over it (needs echo cancellation)"),
+        ("simultaneous", "on|off", "translate and speak each clause while the speaker goes on (needs echo cancellation)"),
         ("recognizer", "[A|B whisper|pocketsphinx]", "which recognizer hears each side; choose one for a side"),
         ("phrases", "[TEXT, TEXT…|clear]", "names and terms Whisper should favour (comma-separated)"),
         ("help", "[COMMAND]", "this list, or one command's line"),
@@ -137,6 +140,12 @@ public enum CommandParser {
             switch try one(name, words).lowercased() {
             case "on": return .bargeIn(true)
             case "off": return .bargeIn(false)
+            default: throw usageError(name)
+            }
+        case "simultaneous":
+            switch try one(name, words).lowercased() {
+            case "on": return .simultaneous(true)
+            case "off": return .simultaneous(false)
             default: throw usageError(name)
             }
         case "recognizer":

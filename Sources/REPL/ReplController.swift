@@ -192,6 +192,7 @@ public actor ReplController {
         case .languages: editor.printLine(await services.languages())
         case let .correction(on): await coordinator.setCorrection(on)
         case let .bargeIn(on): await coordinator.setBargeIn(on)
+        case let .simultaneous(on): await coordinator.setSimultaneous(on)
         case let .recognizer(side, name):
             let configuration = await coordinator.configuration
             editor.printLine(await services.recognizer(configuration[.a].locale, configuration[.b].locale, side, name))

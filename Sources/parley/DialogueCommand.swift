@@ -61,6 +61,15 @@ struct DialogueCommand: AsyncParsableCommand {
         case on, off
     }
 
+    @Flag(help: ArgumentHelp("Interpret while a side is still speaking: each clause is translated and spoken to the other side as soon as its words are committed (Whisper; needs echo cancellation, so the microphone does not hear the translation). :simultaneous switches it.",
+                             valueName: "simultaneous"))
+    var simultaneous = false
+
+    @Option(name: .customLong("commit-policy"),
+            help: ArgumentHelp("With --simultaneous, how words are committed while a side speaks: local-agreement (two successive decodes agree) or align-att (a word aligned far enough before the end of what was heard).",
+                               valueName: "local-agreement|align-att"))
+    var commitPolicy: CommitPolicyOption?
+
     @Flag(name: .customLong("listen-during-playback"),
           help: ArgumentHelp("For measurement: keep the microphone open while Parley speaks with no echo canceller and no echo guard, so any sound over a translation holds it and is recognized.",
                              visibility: .hidden))
@@ -93,6 +102,15 @@ struct DialogueCommand: AsyncParsableCommand {
         if bargeIn == .on, echoCancel == .off, !listenDuringPlayback {
             throw ValidationError("--barge-in on needs echo cancellation (--echo-cancel on or auto): without it the microphone would hear the translation as a person")
         }
+        if simultaneous, echoCancel == .off {
+            throw ValidationError("--simultaneous needs echo cancellation (--echo-cancel on or auto): the microphone stays open while the translation plays, and without a canceller it would hear it")
+        }
+        if simultaneous, recognition.recognizer == .pocketsphinx {
+            throw ValidationError("--simultaneous commits words with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
+        }
+        if commitPolicy != nil, !simultaneous {
+            throw ValidationError("--commit-policy chooses how --simultaneous commits words; give --simultaneous with it")
+        }
         if listenDuringPlayback, echoCancel != .off {
             throw ValidationError("--listen-during-playback measures the microphone without echo cancellation; give --echo-cancel off with it")
         }
@@ -118,6 +136,14 @@ struct DialogueCommand: AsyncParsableCommand {
             configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback ? nil
                 : "it needs echo cancellation, and this conversation has none (--echo-cancel off, or the server offers no canceller)"
             configuration.bargeIn = configuration.bargeInUnavailable == nil && bargeIn != .off
+            configuration.simultaneousUnavailable = echoCancelled ? nil
+                : "it needs echo cancellation, so that the microphone, open while the translation plays, does not hear it (--echo-cancel off, or the server offers no canceller)"
+            if simultaneous, let reason = configuration.simultaneousUnavailable {
+                await stages.shutdown()
+                throw StartRefused(description: "--simultaneous cannot work here: \(reason)")
+            }
+            configuration.simultaneous = simultaneous
+            if let commitPolicy { configuration.commitPolicy = commitPolicy.policy }
             let transcriptWriter = try openTranscript(directories)
             // The default file is Parley's own choice: one that a conversation left empty (no turn) is not kept.
             defer { if transcript == nil { transcriptWriter?.removeIfNothingWritten() } }

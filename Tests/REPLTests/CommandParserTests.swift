@@ -31,6 +31,8 @@ struct CommandParserTests {
         #expect(parsed(":correct OFF") == .correction(false))
         #expect(parsed(":barge-in on") == .bargeIn(true))
         #expect(parsed(":barge-in Off") == .bargeIn(false))
+        #expect(parsed(":simultaneous on") == .simultaneous(true))
+        #expect(parsed(":simultaneous OFF") == .simultaneous(false))
         #expect(parsed(":help") == .help(nil))
         #expect(parsed(":help turns") == .help("turns"))
         #expect(parsed(":help :Turns") == .help("turns"))
@@ -94,7 +96,7 @@ struct CompleterTests {
                                                        dictionaryWords: { ["tomato", "tomatillo", "potato"] }))
 
     @Test func commandsCompleteAtTheStart() {
-        #expect(completer.candidates(before: "", word: ":s") == [":say", ":swap"])
+        #expect(completer.candidates(before: "", word: ":s") == [":say", ":simultaneous", ":swap"])
         #expect(completer.candidates(before: "", word: ":tr") == [":transcript"])
     }
 

@@ -1,0 +1,128 @@
+import Dialogue
+import DialogueTestSupport
+import Foundation
+import ParleyCore
+import ParleyCoreFakes
+import Testing
+
+/// Simultaneous interpretation on fake stages: clauses translated and spoken while the side
+/// is still listening, the turn written once, Ctrl-C, typed input, and the backlog's rule.
+@Suite("Simultaneous interpretation")
+struct SimultaneousTests {
+    static func clause(_ text: String, from start: Double, tail: Bool = false) -> RecognizedClause {
+        var time = start
+        let words = text.split(separator: " ").map { word in
+            defer { time += 0.4 }
+            return RecognizedWord(text: String(word), start: time, end: time + 0.3, confidence: 0.9)
+        }
+        return RecognizedClause(words: words, committedAt: time + 0.5, isTail: tail)
+    }
+
+    static let first = clause("The train leaves at nine.", from: 0.5)
+    static let second = clause("It is always late", from: 3)
+    static let tail = clause("on Mondays.", from: 4.6, tail: true)
+
+    private func simultaneousRig() async throws -> TestRig {
+        let rig = TestRig(configure: { $0.simultaneous = true })
+        try await rig.start()
+        try await rig.waitUntil("A listens") { rig.audio.isListening }
+        return rig
+    }
+
+    private func spoken(_ rig: TestRig) -> [String] { rig.synthesizer.utterances.map(\.text) }
+
+    @Test("each clause is translated and spoken while A still speaks; the endpoint adds the tail; the turn is written once with every clause")
+    func clausesWhileSpeaking() async throws {
+        let rig = try await simultaneousRig()
+        #expect(rig.recognizer.requests.first?.options.commitPolicy == .localAgreement)
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(Self.first)]])
+        rig.audio.feed()
+        let firstTranslation = FakeTranslator.translation(of: Self.first.text, to: TestRig.spanish)
+        try await rig.waitUntil("the first clause is spoken") { spoken(rig) == [firstTranslation] }
+        #expect(rig.recorder.finishedTurns.isEmpty)
+        #expect(rig.audio.isListening, "A is still heard while the clause plays")
+        rig.recognizer.script([[.clause(Self.second)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the second clause is spoken") { spoken(rig).count == 2 }
+
+        let text = [Self.first, Self.second, Self.tail].map(\.text).joined(separator: " ")
+        rig.recognizer.script([[.speechEnded(at: 5.6), .final(RecognitionResult(
+            text: text, confidence: 0.9, isFinal: true, clauses: [Self.first, Self.second, Self.tail]))]])
+        rig.audio.feed()
+        let turns = try await rig.turns(1)
+        #expect(rig.translator.translated == [Self.first.text, Self.second.text, Self.tail.text], "each clause once")
+        #expect(spoken(rig) == [Self.first, Self.second, Self.tail].map { FakeTranslator.translation(of: $0.text, to: TestRig.spanish) })
+        #expect(turns[0].text == text)
+        #expect(turns[0].translation == spoken(rig).joined(separator: " "))
+        let clauses = try #require(turns[0].clauses)
+        #expect(clauses.map(\.text) == [Self.first.text, Self.second.text, Self.tail.text])
+        #expect(clauses.map(\.isTail) == [false, false, true])
+        #expect(clauses.allSatisfy { $0.speakStart != nil && $0.translated != nil && $0.speed == 1 })
+        #expect(turns[0].jsonLine.contains("\"simultaneous\":true,\"clauses\":[{\"text\":\"The train leaves at nine.\""), "\(turns[0].jsonLine)")
+        try await rig.recorder.waitForState(.listening(.b))
+    }
+
+    @Test("Ctrl-C stops the clause being spoken and drops the rest of the turn")
+    func cancel() async throws {
+        let rig = try await simultaneousRig()
+        rig.audio.holdPlayback(true)
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(Self.first)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the first clause is being spoken") { spoken(rig).count == 1 }
+        await rig.coordinator.cancel()
+        try await rig.recorder.waitForEvent(.cancelled("interpretation"))
+        #expect(rig.audio.log.contains("cancelPlayback"))
+        rig.recognizer.script([[.clause(Self.second)]])
+        rig.audio.feed()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(spoken(rig).count == 1, "nothing after Ctrl-C is spoken")
+        #expect(rig.translator.translated == [Self.first.text])
+        #expect(rig.recorder.finishedTurns.isEmpty, "the clause cut short was not spoken to the end: no turn is written")
+    }
+
+    @Test("a line typed while A's clauses are being spoken waits for the turn in progress")
+    func typedWaits() async throws {
+        let rig = try await simultaneousRig()
+        rig.audio.holdPlayback(true)
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(Self.first)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the first clause is being spoken") { spoken(rig).count == 1 }
+        await rig.coordinator.submitTyped("hola")
+        try await rig.recorder.waitFor("the line waits") { events in
+            events.contains { if case let .notice(text) = $0 { text.contains("'hola' waits") } else { false } }
+        }
+        #expect(rig.audio.isListening, "A's turn goes on")
+        rig.audio.releasePlayback()
+        rig.audio.holdPlayback(false)
+    }
+
+    @Test(":simultaneous on is refused, in one sentence, where the microphone would hear the speaker")
+    func refused() async throws {
+        let rig = TestRig(configure: { $0.simultaneousUnavailable = "it needs echo cancellation" })
+        try await rig.start()
+        await rig.coordinator.setSimultaneous(true)
+        try await rig.recorder.waitForEvent(.error("simultaneous interpretation stays off: it needs echo cancellation"))
+        #expect(await rig.coordinator.configuration.simultaneous == false)
+        #expect(rig.recognizer.requests.allSatisfy { $0.options.commitPolicy == nil })
+    }
+
+    @Test("turn by turn, requests commit nothing early")
+    func offByDefault() async throws {
+        let rig = TestRig()
+        try await rig.start()
+        try await rig.waitUntil("A listens") { rig.audio.isListening }
+        #expect(rig.recognizer.requests.first?.options.commitPolicy == nil)
+    }
+
+    @Test("a listener behind by more than the backlog hears the next clauses faster, up to 1.5 times")
+    func backlogSpeed() {
+        #expect(TurnCoordinator.speed(forLag: 0.8) == 1)
+        #expect(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds) == 1)
+        #expect(abs(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds + 0.1) - 1.1) < 1e-9)
+        #expect(abs(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds + 1.2) - 1.3) < 1e-9)
+        #expect(TurnCoordinator.speed(forLag: 30) == TurnCoordinator.fastestSpeed)
+        // On the 0…1 rate scale (0.5 normal, 1 four times normal): 1.5 times normal is 0.5 + 0.5 / 3 × 0.5.
+        #expect(abs(TurnCoordinator.rate(0.5, fasterBy: 1.5) - (0.5 + 0.5 / 3 * 0.5)) < 1e-9)
+        #expect(TurnCoordinator.rate(0.5, fasterBy: 1) == 0.5)
+    }
+}
