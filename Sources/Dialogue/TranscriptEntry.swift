@@ -90,7 +90,6 @@ public struct TranscriptEntry: Sendable, Hashable {
     /// translation adds `"pivots"` and `"route"` before `"times"`.
     /// An interrupted translation adds `"interrupted":true` and `"played_seconds"` after `"times"`;
     /// a turn interpreted while it was spoken adds `"clauses"` after them.
-    /// `"simultaneous"` marks such a turn, and `"clauses"` lists each clause (`ClauseRecord.jsonObject`).
     /// Times and confidence are rounded to milliseconds (thousandths).
     public var jsonLine: String {
         var json = JSONLine()
@@ -136,7 +135,7 @@ public struct TranscriptEntry: Sendable, Hashable {
 /// One clause of a turn interpreted while it was spoken: what was committed, its translation,
 /// and when each happened, in session seconds (the transcript's `times` base).
 public struct ClauseRecord: Sendable, Hashable {
-    /// The committed words (several clauses when a backlog joined them).
+    /// The committed words.
     public var text: String
     /// Its translation, as spoken.
     public var translation: String
@@ -150,16 +149,14 @@ public struct ClauseRecord: Sendable, Hashable {
     /// When its speech started and ended; nil when it was not spoken (muted, cancelled).
     public var speakStart: Double?
     public var speakEnd: Double?
-    /// How many times normal speed it was spoken at (1 unless the listener fell behind).
+    /// How many times the listening side's rate it was spoken at (1 unless the listener fell behind).
     public var speed: Double
-    /// How many committed clauses it holds (more than one when a backlog joined them).
-    public var joined: Int
     /// Whether it is the tail decoded at the endpoint.
     public var isTail: Bool
 
     public init(text: String, translation: String, sourceStart: Double, sourceEnd: Double, committed: Double,
                 translated: Double? = nil, speakStart: Double? = nil, speakEnd: Double? = nil,
-                speed: Double = 1, joined: Int = 1, isTail: Bool = false) {
+                speed: Double = 1, isTail: Bool = false) {
         self.text = text
         self.translation = translation
         self.sourceStart = sourceStart
@@ -169,7 +166,6 @@ public struct ClauseRecord: Sendable, Hashable {
         self.speakStart = speakStart
         self.speakEnd = speakEnd
         self.speed = speed
-        self.joined = joined
         self.isTail = isTail
     }
 
@@ -177,7 +173,7 @@ public struct ClauseRecord: Sendable, Hashable {
     public var earVoiceSpan: Double? { speakStart.map { $0 - sourceEnd } }
 
     /// `{"text":…,"translation":…,"source_start":…,"source_end":…,"committed":…,"translated":…,
-    /// "speak_start":…,"speak_end":…,"speed":…,"joined":…,"tail":…}`.
+    /// "speak_start":…,"speak_end":…,"speed":…,"tail":…}`.
     var jsonObject: String {
         var json = JSONLine()
         json.field("text", string: text)
@@ -189,7 +185,6 @@ public struct ClauseRecord: Sendable, Hashable {
         json.field("speak_start", number: speakStart)
         json.field("speak_end", number: speakEnd)
         json.field("speed", number: speed)
-        json.field("joined", number: Double(joined))
         json.field("tail", object: isTail ? "true" : "false")
         return json.finished
     }

@@ -10,13 +10,14 @@ import ParleyCore
 /// side being spoken to is shown speaking, and when the queue has drained the turn is
 /// written once, with each clause and its times, and the other side has the turn.
 ///
-/// The backlog is bounded: when the clause about to be spoken ended more than
-/// `backlogSeconds` ago in the speaker's audio, every clause waiting is joined to it (one
-/// translation, one utterance, no gap between them) and spoken faster, up to `fastestSpeed`
-/// times the side's rate.
+/// The backlog is bounded by speed: when the clause about to be spoken ended more than
+/// `backlogSeconds` ago in the speaker's audio, it is spoken faster, the more the further
+/// behind, up to `fastestSpeed` times the side's rate. Clauses are never joined: each keeps
+/// its own translation (Apertium translates a clause as well as a sentence) and its own
+/// speech times.
 extension TurnCoordinator {
-    /// How far behind the speaker the listener may fall before clauses are joined and sped up.
-    public static let backlogSeconds = 2.0
+    /// How far behind the speaker the listener may fall before clauses are sped up.
+    public static let backlogSeconds = 1.0
     /// The most the speech is sped up by, over the side's own rate: eSpeak NG goes to 450
     /// words per minute (2.6 times its normal 175), but past about 1.5 times a listener
     /// loses words.
@@ -24,7 +25,7 @@ extension TurnCoordinator {
     /// Whether a side interpreted while it speaks is heard from the microphone as it is.
     static let simultaneousHearsMicrophoneDirectly = true
     /// Seconds of lag past `backlogSeconds` per step of 0.1 in speed.
-    static let secondsPerSpeedStep = 0.5
+    public static let secondsPerSpeedStep = 0.25
 
     /// Whether `side`'s next request commits clauses while it is spoken.
     var interpretsWhileSpoken: Bool {
@@ -113,15 +114,12 @@ extension TurnCoordinator {
     private func interpretQueue(_ generation: Int) async {
         while let current = interpretation, current.generation == generation, !current.queue.isEmpty {
             let now = clock.now()
-            let lag = now - (current.requestStart + current.queue[0].end)
-            // Behind by more than the backlog: everything waiting is said as one.
-            let batch = lag > Self.backlogSeconds ? current.queue : [current.queue[0]]
-            let arrived = current.arrivals.prefix(batch.count).last ?? now
-            let arrivals = min(batch.count, current.arrivals.count)
-            interpretation?.queue.removeFirst(batch.count)
-            interpretation?.arrivals.removeFirst(arrivals)
-            let speed = Self.speed(forLag: lag)
-            await interpretBatch(batch, committed: arrived, speed: speed, generation: generation)
+            let clause = current.queue[0]
+            let arrived = current.arrivals.first ?? now
+            interpretation?.queue.removeFirst()
+            if !current.arrivals.isEmpty { interpretation?.arrivals.removeFirst() }
+            let speed = Self.speed(forLag: now - (current.requestStart + clause.end))
+            await interpretClause(clause, committed: arrived, speed: speed, generation: generation)
         }
         guard let current = interpretation, current.generation == generation else { return }
         interpretation?.running = false
@@ -136,14 +134,13 @@ extension TurnCoordinator {
         return min(fastestSpeed, 1 + 0.1 * (steps + 1))
     }
 
-    private func interpretBatch(_ batch: [RecognizedClause], committed: Double, speed: Double, generation: Int) async {
+    private func interpretClause(_ clause: RecognizedClause, committed: Double, speed: Double, generation: Int) async {
         guard let current = interpretation else { return }
-        let text = batch.map(\.text).joined(separator: " ")
+        let text = clause.text
         let alive = { [weak self] () async -> Bool in await self?.interpretation?.generation == generation }
-        var record = ClauseRecord(text: text, translation: "", sourceStart: current.requestStart + batch[0].start,
-                                  sourceEnd: current.requestStart + batch[batch.count - 1].end,
-                                  committed: committed,
-                                  speed: speed, joined: batch.count, isTail: batch.contains(where: \.isTail))
+        var record = ClauseRecord(text: text, translation: "", sourceStart: current.requestStart + clause.start,
+                                  sourceEnd: current.requestStart + clause.end, committed: committed,
+                                  speed: speed, isTail: clause.isTail)
         do {
             let translation: TranslationResult
             if await passesOnAsSaid(from: configuration[current.side].locale, to: current.target) {

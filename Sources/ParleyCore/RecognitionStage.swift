@@ -22,7 +22,8 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var alternativeCount: Int
     /// Commit words while the person speaks and hand them on in clauses (`.clause` events),
     /// by this policy; nil waits for the endpoint (turn by turn). A recognizer that cannot
-    /// commit early ignores it: its final result is then the only clause.
+    /// commit early (PocketSphinx, a two-language request) ignores it: its final result then
+    /// has no `clauses`, and the turn is translated at its end.
     public var commitPolicy: CommitPolicy?
 
     /// Creates options; the defaults suit a dialogue turn.
@@ -71,12 +72,26 @@ public struct RecognizedClause: Sendable, Hashable, Codable {
         self.isTail = isTail
     }
 
-    /// The words as one line.
-    public var text: String { words.map(\.text).joined(separator: " ") }
+    /// The words as one line: a word Whisper wrote as the rest of the one before it
+    /// ("-disposed" after "ill", "'s") or as punctuation alone is joined to it without a space.
+    public var text: String { RecognizedWord.line(words.map(\.text)) }
     /// Where the first word starts, in seconds from the start of the request.
     public var start: Double { words.first?.start ?? committedAt }
     /// Where the last word ends, in seconds from the start of the request.
     public var end: Double { words.last?.end ?? committedAt }
+}
+
+extension RecognizedWord {
+    /// `words` as one line, each glued to the one before when it begins with a hyphen, an
+    /// apostrophe or a closing mark.
+    public static func line(_ words: [String]) -> String {
+        var line = ""
+        for word in words where !word.isEmpty {
+            let glued = !line.isEmpty && "-'’,.;:!?)]»”".contains(word.first!)
+            line += line.isEmpty || glued ? word : " " + word
+        }
+        return line
+    }
 }
 
 /// One recognized word with its place in the utterance.

@@ -66,13 +66,13 @@ public struct ClauseCommitter: Sendable {
     public var prompt: String? {
         let before = committed.prefix { $0.end <= windowStart + Self.windowLead + 0.001 }
         guard !before.isEmpty else { return nil }
-        return before.suffix(Self.promptWords).map(\.text).joined(separator: " ")
+        return RecognizedWord.line(before.suffix(Self.promptWords).map(\.text))
     }
 
     /// The open clause as shown while the person speaks: its committed words, then those
     /// not committed yet.
     public var display: String {
-        (committed[closedCount...] + pending).map(\.text).joined(separator: " ")
+        RecognizedWord.line((committed[closedCount...] + pending).map(\.text))
     }
 
     /// Takes one decode's words (times on the utterance's axis) of audio heard until
@@ -156,9 +156,12 @@ public struct ClauseCommitter: Sendable {
         windowStart = max(windowStart, start)
     }
 
-    /// How many words, from the first, two hypotheses share.
+    /// How many words, from the first, two hypotheses share: the same word, ending a
+    /// sentence in both or in neither (a full stop only one of them heard is not agreed on).
     static func agreement(_ first: [RecognizedWord], _ second: [RecognizedWord]) -> Int {
-        zip(first, second).prefix { normalized($0.text) == normalized($1.text) }.count
+        zip(first, second).prefix {
+            normalized($0.text) == normalized($1.text) && endsSentence($0.text) == endsSentence($1.text)
+        }.count
     }
 
     /// A word as compared between hypotheses: lowercased, without punctuation.

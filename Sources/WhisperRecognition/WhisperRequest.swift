@@ -284,7 +284,9 @@ public actor WhisperRequest: RecognitionRequest {
         guard let committer, tracker.hasSpeech, commitTask == nil, !isOver,
               utterance.count - lastPartialLength >= Int(recognizer.tuning.commitInterval * 16_000) else { return }
         let start = windowStartSample, heard = utterance.count
-        guard heard - start >= 8_000 else { return }  // half a second at least
+        // Less than this is too little for Whisper to be sure of the first words: it drops
+        // an utterance's opening "and" from a short window as often as not.
+        guard heard - start >= Self.shortestCommitWindow else { return }
         let audio = Array(utterance[start..<heard]), context = committer.prompt
         let recognizer = recognizer, language = language, options = options
         lastPartialLength = heard
@@ -293,6 +295,9 @@ public actor WhisperRequest: RecognitionRequest {
             self.commitDecodeFinished(answer, start: start, heard: heard)
         }
     }
+
+    /// The shortest window a commit decode hears, in samples (1.5 s).
+    static let shortestCommitWindow = 24_000
 
     private func commitDecodeFinished(_ answer: WhisperTranscription?, start: Int, heard: Int) {
         commitTask = nil

@@ -20,4 +20,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WhisperLongBenchmark.self,
     EchoBenchmark.self,
     BargeInBenchmark.self,
+    SimultaneousBenchmark.self,
 ]

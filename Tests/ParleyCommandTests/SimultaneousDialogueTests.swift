@@ -8,7 +8,7 @@ import TestSupport
 /// B hears it in Spanish while A is still speaking.
 @Suite("Simultaneous interpretation on the real server", .serialized)
 struct SimultaneousDialogueTests {
-    @Test("the first translation is heard 6 s before the passage ends; the turn is written once, its clauses are its text and each was spoken")
+    @Test("the first translation is heard 6 s before the passage ends; the committed text reads as the whole-utterance decode does; every clause is heard")
     func passage() throws {
         let passage = LongSpeechPassages.all[0]
         let directory = try Fixtures.temporaryDirectory("parley-simultaneous")
@@ -45,16 +45,73 @@ struct SimultaneousDialogueTests {
         #expect(clauses.count >= 3, "\(clauses)")
         #expect(clauses.compactMap { $0["text"] as? String }.joined(separator: " ") == text, "the clauses are the text, each word once")
 
-        // Each clause was spoken to B: its speech has a start and an end, in order.
+        // Each clause was spoken to B, one after another.
         let starts = clauses.compactMap { $0["speak_start"] as? Double }
         let ends = clauses.compactMap { $0["speak_end"] as? Double }
         #expect(starts.count == clauses.count && ends.count == clauses.count, "\(clauses)")
         #expect(zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 + 0.001 },
                 "clauses are spoken one after another: \(starts) \(ends)")
-        // B heard speech for about as long as the clauses were spoken.
-        let spoken = zip(starts, ends).map { $1 - $0 }.reduce(0, +)
-        let audible = audibleSeconds(Array(samples[firstSound...]))
-        #expect(audible > 0.5 * spoken && audible < spoken + 1, "audible \(audible) s of \(spoken) s spoken")
+
+        // The committed text reads about as well as the whole-utterance decode of the same
+        // passage (`parley listen`, turn by turn's decode), both held to what was said. The
+        // target, within 1.5 points, is less than one word of these 57, and each reading
+        // varies by a word from run to run (committed 1 or 2 errors, the whole decode 1 or 2,
+        // in ten runs here): the test allows two words, which a lost or repeated clause
+        // exceeds; the bench measures the target over 20–54 s passages (BENCHMARKS.md).
+        let whole = try ProcessRunner.parley(["listen", "--recognizer", "whisper", "--file", file])
+        try #require(whole.status == 0, "\(whole.stderr)")
+        let words = passage.reference.split(separator: " ").count
+        let committedErrors = SpokenWords.errors(text, reference: passage.reference)
+        let wholeErrors = SpokenWords.errors(whole.stdout, reference: passage.reference)
+        #expect(committedErrors <= wholeErrors + 2,
+                "committed \(committedErrors) errors, whole decode \(wholeErrors), in \(words) words: '\(text)' / '\(whole.stdout)'")
+
+        // Every clause's translation is heard: its stretch of the speaker's recording, placed by
+        // the clauses' own speech times from the first sound, read back in Spanish about as well
+        // as what `parley say` makes of the same text at the same speed (`HeardSpeech.expectHeard`:
+        // Whisper base on eSpeak NG's Spanish is poor, and poorer sped up).
+        let firstStart = starts[0]
+        for (index, clause) in clauses.enumerated() {
+            let translation = try #require(clause["translation"] as? String)
+            // From its first chunk to its drain, and on until the next clause begins.
+            let next = index + 1 < starts.count ? starts[index + 1] - firstStart : .infinity
+            let from = max(0, firstSound + Int((starts[index] - firstStart) * 16_000))
+            let to = min(samples.count, firstSound + Int((min(ends[index] - firstStart + 0.2, next)) * 16_000))
+            try #require(from < to, "clause '\(translation)' has no stretch of the recording")
+            let said = try Self.saidSamples(translation, speed: clause["speed"] as? Double ?? 1, in: directory)
+            // With 0.3 s of silence on each side, as a live capture starts and ends (a clause of
+            // 1.5 s cut out of the recording alone is often read as no speech at all), and at three
+            // phases of the detector's frames, the best reading kept: Whisper base can loop on
+            // eSpeak NG's Spanish ("Y-y-y-y-…") at one start and read it at the next.
+            let segments = [0, 53, 107].map { shift in
+                [Int16](repeating: 0, count: 4_800 + shift) + samples[from..<to] + [Int16](repeating: 0, count: 4_800)
+            }
+            let errors = try segments.map { segment in
+                SpokenWords.errors(try HeardSpeech.recognized(segment, locale: "es-ES", in: directory), reference: translation, language: "es")
+            }
+            let best = segments[errors.firstIndex(of: errors.min()!)!]
+            if SpokenWords.normalized(translation, language: "es").count < 3 {
+                // Whisper reads one or two words alone as no speech as often as not ("Él.": the
+                // reading of `parley say`'s own file was empty at one start of three): such a
+                // clause is heard when about as much of it sounds as `parley say` makes of it.
+                let (heard, expected) = (audibleSeconds(best), audibleSeconds(said))
+                #expect(heard >= 0.5 * expected && expected > 0.1, "the speaker played \(heard) s of '\(translation)', parley say makes \(expected) s")
+            } else {
+                try HeardSpeech.expectHeard(best, saying: translation, said: said, locale: "es-ES", in: directory)
+            }
+        }
+    }
+
+    /// `parley say --locale es-ES --out` of `text` at `speed` times normal (the dialogue's rate
+    /// for a clause spoken faster: 0.5 is normal on the 0…1 scale, 1 four times normal), 16 kHz.
+    static func saidSamples(_ text: String, speed: Double, in directory: URL) throws -> [Int16] {
+        let rate = speed <= 1 ? 0.5 * speed : 0.5 + (speed - 1) / 3 * 0.5
+        let wav = directory.appendingPathComponent("say.wav").path, raw = directory.appendingPathComponent("say.raw").path
+        let said = try ProcessRunner.parley(["say", "--locale", "es-ES", "--rate", String(rate), "--out", wav, text])
+        try #require(said.status == 0, "\(said.stderr)")
+        let converted = try ProcessRunner.run(["sox", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+        try #require(converted.status == 0, "\(converted.stderr)")
+        return try Fixtures.rawSamples(raw)
     }
 
     @Test("--simultaneous without echo cancellation is refused in one sentence, before anything starts")

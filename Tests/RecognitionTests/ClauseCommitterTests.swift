@@ -29,6 +29,21 @@ import Testing
         #expect(committer.display == "the train leaves at nine on")
     }
 
+    @Test("a full stop only one of two hypotheses heard is not agreed on")
+    func fullStopsAgree() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(Self.words("to consider how much", from: 0), heardUntil: 1.6)
+        let closed = committer.hypothesis(Self.words("to consider how. Much there", from: 0), heardUntil: 2.0)
+        #expect(closed.isEmpty)
+        #expect(committer.committed.map(\.text) == ["to", "consider"])
+    }
+
+    @Test("a clause's line glues a word Whisper split at a hyphen or an apostrophe")
+    func line() {
+        #expect(RecognizedWord.line(["He", "was", "ill", "-disposed", ",", "wasn", "'t", "he?"]) == "He was ill-disposed, wasn't he?")
+        #expect(RecognizedWord.line(["-", "yes"]) == "- yes")
+    }
+
     @Test("AlignAtt commits, from one hypothesis, the words aligned a margin before the end of the audio")
     func alignAtt() {
         var committer = ClauseCommitter(policy: .alignAtt, alignAttMargin: 1.0)

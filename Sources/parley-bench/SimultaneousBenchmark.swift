@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import ProcessHarness
+
+/// `parley-bench simultaneous`: long passages spoken into `parley dialog en-US es-ES` on the
+/// test server, interpreted turn by turn (the baseline) and simultaneously with each commit
+/// policy: when the translation is first heard and how far behind the listener is when the
+/// passage ends (on recordings of the microphone's and the speaker's monitors), each clause's
+/// ear-voice span (from the transcript), and the committed text's word errors against the
+/// whole-utterance decode and against the transcript of the recordings.
+struct SimultaneousBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simultaneous",
+        abstract: "Simultaneous interpretation vs turn-based on long passages: ear-voice span, lag, committed WER.")
+
+    @Option(help: "Runs of each mode on each passage.")
+    var trials = 1
+
+    @Option(name: .customLong("passage"), help: ArgumentHelp("Only this passage (0: 17.8 s … 3: 53.6 s); repeat for more.", valueName: "index"))
+    var only: [Int] = []
+
+    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att); repeat for more.", valueName: "mode"))
+    var modes: [Mode] = []
+
+    typealias Mode = SimultaneousTrial.Mode
+
+    /// A passage as played: its name, its file, its length and what was said.
+    struct Played {
+        var name: String
+        var file: String
+        var seconds: Double
+        var reference: String
+    }
+
+    func run() async throws {
+        guard trials > 0 else { throw ValidationError("--trials must be at least 1") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-simultaneous-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passages = try Self.passages(in: directory).enumerated().filter { only.isEmpty || only.contains($0.offset) }.map(\.element)
+        var outcomes: [[Mode: [SimultaneousTrial.Outcome]]] = Array(repeating: [:], count: passages.count)
+        for (index, passage) in passages.enumerated() {
+            for trial in 0..<trials {
+                for mode in Mode.allCases where modes.isEmpty || modes.contains(mode) {
+                    let outcome = try SimultaneousTrial(file: passage.file, mode: mode, directory: directory).run()
+                    outcomes[index][mode, default: []].append(outcome)
+                    progress("simultaneous", "\(passage.name), \(mode.label), trial \(trial + 1): \(outcome.clauses) clauses, "
+                        + "first audio \(Self.seconds(outcome.firstTranslated.map { $0 - outcome.passageEnd })) after the end, "
+                        + "lag \(Self.seconds(outcome.lastTranslated.map { $0 - outcome.passageEnd })), "
+                        + "\(outcome.turns) turn(s): '\(outcome.committed)'")
+                }
+            }
+        }
+        try report(passages, outcomes)
+    }
+
+    /// The three `LongSpeechPassages` and one of about 54 s: the twelve clips and two more LibriVox sentences.
+    static func passages(in directory: URL) throws -> [Played] {
+        let references = try RecognitionCorpus.load().references
+        var longest = LongSpeechPassages.all[2]
+        let more = ["920", "880"].map { "librivox/sense_and_sensibility_01_austen_64kb-0\($0).wav" }
+        longest.clips += more
+        longest.reference = ([longest.reference] + more.map { references[$0] ?? "" }).joined(separator: " ")
+        return try (LongSpeechPassages.all + [longest]).enumerated().map { index, passage in
+            let file = try LongSpeechPassages.build(passage, in: directory)
+            let length = try ProcessRunner.run(["soxi", "-D", file])
+            guard length.status == 0, let seconds = Double(length.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw BenchmarkFailure("soxi could not read \(file): \(length.stderr)")
+            }
+            let name = index == 3 ? String(format: "fourteen clips (%.1f s)", seconds)
+                : index == 0 ? passage.name + ", under 20 s" : passage.name
+            return Played(name: name, file: file, seconds: seconds, reference: passage.reference)
+        }
+    }
+
+    private func report(_ passages: [Played], _ outcomes: [[Mode: [SimultaneousTrial.Outcome]]]) throws {
+        var report = BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation",
+                                     command: "scripts/with-test-server.sh scripts/bench.sh simultaneous")
+        report.add("Passages of continuous English built from the recordings of pocketsphinx-testdata (`LongSpeechPassages`: "
+            + "each clip's silent edges trimmed, 0.25 s pauses, one utterance to the 500 ms endpoint; the fourth is the "
+            + "twelve clips followed by LibriVox sentences 0920 and 0880), played with `paplay` into the test server's "
+            + "`parley_mic` while `parley dialog en-US es-ES --transcript FILE --no-history` listens (echo cancellation "
+            + "auto, Whisper), \(trials) run(s) of each mode on each passage, each run a fresh process. Baseline: "
+            + "turn-based (the translation is spoken after the endpoint); against it `--simultaneous` with "
+            + "`--commit-policy local-agreement` and `align-att`. The monitors of `parley_mic` and `parley_speaker` "
+            + "are recorded on one timeline (10 ms frames): the passage runs from its first to its last sound on the "
+            + "microphone, the translation from its first to its last sound on the speaker.")
+        report.add("")
+        report.add("- *first audio*: the translation's first sound, seconds after the passage started, and seconds before "
+            + "the passage ended (negative: after it ended).")
+        report.add("- *lag at end*: the translation's last sound minus the passage's end: how long the listener hears "
+            + "translation after the speaker stopped.")
+        report.add("- *ear-voice span* (EVS): per clause, `speak_start − source_end` from the transcript's `clauses` (session "
+            + "clock: when playback of the clause began, from the end of its last word). Turn-based: the whole turn is "
+            + "one clause, its EVS the first sound on the speaker minus the passage's end (wall clock).")
+        report.add("- *WER vs final*: the committed text (every clause's `text` in order, the tail last) against the "
+            + "turn-based run's `text` for the same passage (the whole-utterance decode). *WER vs reference*: the "
+            + "committed text (turn-based: `text`) against the recordings' transcripts. Words in lower case, no "
+            + "punctuation, numbers up to twelve spelled.")
+        report.add("- ×: simultaneous ÷ turn-based, of *first audio after the start* and of *lag at end* (below 1: sooner).")
+        report.add("")
+        report.add("Targets: median ear-voice span ≤ 2.0 s; committed WER within 1.5 points of the final text's "
+            + "(both the WER vs final, and the WER vs reference minus the turn-based one).")
+        report.add("")
+        report.add("- *commit*: per clause, when Parley had it (`committed`, the clause event's arrival) minus the end of its "
+            + "last word (`source_end`), median: the part of the ear-voice span that recognition takes. *sped up*: the "
+            + "clauses spoken faster than the listening side's rate because the listener was more than 1 s behind, and "
+            + "the fastest (the limit is 1.5×).")
+        report.add("")
+        let header = ["mode", "clauses", "EVS median", "EVS p90", "commit", "sped up", "first audio after start", "first audio before end",
+                      "lag at end", "WER vs final", "WER vs reference", "× first audio", "× lag at end"]
+        for (index, passage) in passages.enumerated() {
+            report.add("### \(passage.name), \(Self.words(passage.reference)) words, played \(String(format: "%.1f", passage.seconds)) s")
+            report.add("")
+            let base = outcomes[index][.turnBased] ?? []
+            report.addTable(header: header, rows: Mode.allCases.map { mode in
+                row(mode, outcomes[index][mode] ?? [], base: base, references: [passage.reference])
+            })
+        }
+        report.add("### All passages pooled")
+        report.add("")
+        report.addTable(header: header, rows: Mode.allCases.map { mode in
+            let runs = passages.indices.flatMap { outcomes[$0][mode] ?? [] }
+            let base = passages.indices.flatMap { outcomes[$0][.turnBased] ?? [] }
+            let references = passages.indices.flatMap { index in Array(repeating: passages[index].reference, count: trials) }
+            return row(mode, runs, base: base, references: references)
+        })
+        report.add("Medians over passages (and runs); EVS over every clause; WER pooled as errors over words; × of the sums.")
+        report.add("")
+        report.add("### What each committed")
+        report.add("")
+        report.addTable(header: ["passage", "mode", "turns", "committed text"], rows: passages.indices.flatMap { index in
+            Mode.allCases.flatMap { mode in
+                (outcomes[index][mode] ?? []).map { [passages[index].name, mode.label, "\($0.turns)", $0.committed] }
+            }
+        })
+        try report.write()
+    }
+
+    /// One table row over `runs` of a mode; `base` are the turn-based runs in the same order, and
+    /// `references` the transcripts of the runs' passages.
+    private func row(_ mode: Mode, _ runs: [SimultaneousTrial.Outcome], base: [SimultaneousTrial.Outcome],
+                     references: [String]) -> [String] {
+        let turnBased = mode == .turnBased
+        let spans = turnBased ? runs.compactMap { run in run.firstTranslated.map { $0 - run.passageEnd } }
+            : runs.flatMap(\.earVoiceSpans)
+        let firstAfterStart = runs.compactMap { run in run.firstTranslated.map { $0 - run.passageStart } }
+        let firstBeforeEnd = runs.compactMap { run in run.firstTranslated.map { run.passageEnd - $0 } }
+        let lags = runs.compactMap { run in run.lastTranslated.map { $0 - run.passageEnd } }
+        let baseFirst = base.compactMap { run in run.firstTranslated.map { $0 - run.passageStart } }
+        let baseLags = base.compactMap { run in run.lastTranslated.map { $0 - run.passageEnd } }
+        let versusFinal = zip(runs, base).map { (Self.spoken($0.committed), Self.spoken($1.text)) }
+        let versusReference = zip(runs, references).map { (Self.spoken($0.committed), $1) }
+        return [mode.label, turnBased ? "\(runs.count) whole turn(s)" : "\(runs.map(\.clauses).reduce(0, +))",
+                Self.median(spans), Self.percentile(spans, 0.9), Self.median(runs.flatMap(\.commitLatencies)),
+                Self.spedUp(runs.flatMap(\.speeds)), Self.median(firstAfterStart), Self.median(firstBeforeEnd),
+                Self.median(lags), Self.wer(versusFinal), Self.wer(versusReference),
+                Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags)]
+    }
+
+    /// `9 / 14, ≤ 1.5×`: clauses spoken faster than normal, and the fastest.
+    private static func spedUp(_ speeds: [Double]) -> String {
+        guard !speeds.isEmpty else { return "–" }
+        return String(format: "%d / %d, ≤ %.1f×", speeds.filter { $0 > 1 }.count, speeds.count, speeds.max() ?? 1)
+    }
+
+    private static func spoken(_ text: String) -> String { RecognitionCorpus.spokenWords(text) }
+
+    private static func words(_ text: String) -> Int { text.split(separator: " ").count }
+
+    /// `4.3 % (2 / 46)` of (hypothesis, reference) pairs, errors and words summed.
+    private static func wer(_ pairs: [(String, String)]) -> String {
+        let errors = pairs.map { RecognitionCorpus.wordErrors($0.0, $0.1) }.reduce(0, +)
+        let total = pairs.map { words($0.1) }.reduce(0, +)
+        guard total > 0 else { return "–" }
+        return String(format: "%.1f %% (%d / %d)", 100 * Double(errors) / Double(total), errors, total)
+    }
+
+    private static func median(_ values: [Double]) -> String { percentile(values, 0.5) }
+
+    private static func percentile(_ values: [Double], _ fraction: Double) -> String {
+        values.isEmpty ? "–" : seconds(Timings(values).percentile(fraction))
+    }
+
+    private static func ratio(_ values: [Double], _ base: [Double]) -> String {
+        let (sum, baseSum) = (values.reduce(0, +), base.reduce(0, +))
+        return values.isEmpty || base.isEmpty || baseSum <= 0 ? "–" : String(format: "%.2f×", sum / baseSum)
+    }
+
+    static func seconds(_ value: Double?) -> String { value.map { String(format: "%.2f s", $0) } ?? "–" }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import ProcessHarness
+
+/// One passage played into `parley dialog en-US es-ES` in one mode (`SimultaneousBenchmark`):
+/// the microphone's and the speaker's monitors recorded on one timeline, and the turn as the
+/// transcript wrote it.
+struct SimultaneousTrial {
+    /// How the turn is interpreted.
+    enum Mode: String, CaseIterable, Codable, ExpressibleByArgument {
+        case turnBased = "turn-based"
+        case localAgreement = "local-agreement"
+        case alignAtt = "align-att"
+
+        /// The options of `parley dialog` for the mode.
+        var arguments: [String] { self == .turnBased ? [] : ["--simultaneous", "--commit-policy", rawValue] }
+
+        /// Its name in the tables.
+        var label: String { self == .turnBased ? "turn-based" : "simultaneous \(rawValue)" }
+    }
+
+    /// What one run measured. Wall-clock times are seconds on the recordings' timeline.
+    struct Outcome {
+        /// The recognized text of the turn (`text`), and the committed text: the clauses' texts
+        /// in order, the tail last (turn-based: the text).
+        var text: String
+        var committed: String
+        /// Turns the transcript holds for side A (1 unless the passage was cut).
+        var turns: Int
+        /// Per clause, speak_start − source_end (simultaneous modes only; unspoken clauses left out).
+        var earVoiceSpans: [Double]
+        /// Per clause, committed − source_end: how long after its last word Parley had it.
+        var commitLatencies: [Double]
+        /// Per clause, how many times the listening side's rate it was spoken at.
+        var speeds: [Double]
+        var clauses: Int
+        /// The passage's first and last sound on the microphone, and the translation's on the speaker.
+        var passageStart: Double
+        var passageEnd: Double
+        var firstTranslated: Double?
+        var lastTranslated: Double?
+        /// Lines of `→ es-ES:` printed.
+        var spokenLines: Int
+    }
+
+    var file: String
+    var mode: Mode
+    var directory: URL
+
+    static let microphone = "parley_mic"
+    static let speaker = "parley_speaker"
+
+    func run() throws -> Outcome {
+        let label = UUID().uuidString.prefix(8).lowercased()
+        let transcript = directory.appendingPathComponent("transcript-\(label).jsonl").path
+        let dialog = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"] + mode.arguments,
+                                         terminal: .pipe)
+        defer { dialog.finish() }
+        try dialog.waitFor("A (en-US), your turn", moreThan: 0, timeout: 120)
+        Thread.sleep(forTimeInterval: 1)
+        let spoken = try MonitorRecorder("\(Self.speaker).monitor", into: directory.appendingPathComponent("speaker-\(label).raw").path)
+        let heard = try MonitorRecorder("\(Self.microphone).monitor", into: directory.appendingPathComponent("mic-\(label).raw").path)
+        // One instant on both recordings: sample `origin` of each is time 0.
+        let origins = (spoken: spoken.samples().count, heard: heard.samples().count)
+        Thread.sleep(forTimeInterval: 0.3)
+        let played = try ProcessRunner.run(["paplay", "--device=\(Self.microphone)", file], timeout: 120)
+        guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
+        // The turn is written once its translation has been spoken.
+        let deadline = Date().addingTimeInterval(180)
+        var lines: [TranscriptLine] = []
+        while lines.isEmpty {
+            guard Date() < deadline else {
+                let written = (try? String(contentsOfFile: transcript, encoding: .utf8)) ?? ""
+                throw BenchmarkFailure("no turn of side A could be read from the transcript (\(mode.label)); parley printed "
+                    + "'→ es-ES' \(dialog.count("→ es-ES")) times; the transcript holds: \(written.suffix(1_000))")
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+            lines = Self.turns(transcript)
+        }
+        try dialog.waitFor("B (es-ES), your turn", moreThan: 0, timeout: 60)
+        Thread.sleep(forTimeInterval: 1.5)
+        let (speakerSamples, microphoneSamples) = (spoken.stop(), heard.stop())
+        let seconds = { (frame: Int, origin: Int) in Double(frame * 160 - origin) / 16_000 }
+        let microphoneLevels = BargeInTrial.envelope(microphoneSamples)
+        let speakerLevels = BargeInTrial.envelope(speakerSamples)
+        let after = { (origin: Int) in origin / 160 }
+        guard let start = microphoneLevels.indices.dropFirst(after(origins.heard)).first(where: { microphoneLevels[$0] > 0.005 }),
+              let end = microphoneLevels.indices.dropFirst(after(origins.heard)).last(where: { microphoneLevels[$0] > 0.005 }) else {
+            throw BenchmarkFailure("the passage was not heard on \(Self.microphone).monitor")
+        }
+        let speakerFrames = speakerLevels.indices.dropFirst(after(origins.spoken))
+        let first = speakerFrames.first { speakerLevels[$0] > 0.01 }
+        let last = speakerFrames.last { speakerLevels[$0] > 0.003 }
+        let clauses = lines.flatMap { $0.clauses ?? [] }
+        let committed = mode == .turnBased ? lines.map(\.text).joined(separator: " ") : clauses.map(\.text).joined(separator: " ")
+        return Outcome(text: lines.map(\.text).joined(separator: " "), committed: committed, turns: lines.count,
+                       earVoiceSpans: clauses.compactMap { clause in clause.speakStart.map { $0 - clause.sourceEnd } },
+                       commitLatencies: clauses.map { $0.committed - $0.sourceEnd }, speeds: clauses.map(\.speed),
+                       clauses: clauses.count,
+                       passageStart: seconds(start, origins.heard), passageEnd: seconds(end + 1, origins.heard),
+                       firstTranslated: first.map { seconds($0, origins.spoken) },
+                       lastTranslated: last.map { seconds($0 + 1, origins.spoken) },
+                       spokenLines: dialog.count("→ es-ES"))
+    }
+
+    /// One line of the transcript, the fields read here.
+    struct TranscriptLine: Decodable {
+        struct Times: Decodable {
+            var speechStart: Double?
+            var speechEnd: Double?
+            var speakStart: Double?
+            var speakEnd: Double?
+        }
+
+        struct Clause: Decodable {
+            var text: String
+            var translation: String
+            var sourceStart: Double
+            var sourceEnd: Double
+            var speakStart: Double?
+            var speakEnd: Double?
+            var committed: Double
+            var speed: Double
+            var tail: Bool
+        }
+
+        var side: String
+        var text: String
+        var translation: String
+        var times: Times
+        var simultaneous: Bool?
+        var clauses: [Clause]?
+    }
+
+    /// Side A's turns in the transcript at `path`.
+    static func turns(_ path: String) -> [TranscriptLine] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return text.split(separator: "\n").compactMap { try? decoder.decode(TranscriptLine.self, from: Data($0.utf8)) }
+            .filter { $0.side == "A" }
+    }
+}
