@@ -14,7 +14,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         abstract: "Simultaneous interpretation vs turn-based on long passages: ear-voice span, lag, committed WER.")
 
     @Option(help: "Runs of each mode on each passage.")
-    var trials = 1
+    var trials = 2
 
     @Option(name: .customLong("passage"), help: ArgumentHelp("Only this passage (0: 17.8 s … 3: 53.6 s); repeat for more.", valueName: "index"))
     var only: [Int] = []
