@@ -261,6 +261,8 @@ extension TurnCoordinator {
         case let .serverLost(message):
             audioLost = true
             emit(.error("audio failed: \(message); continuing with typed input until it is back"))
+            // A side interpreted while it spoke: what was committed is its turn.
+            if let side = interpretation?.side, await interpretationLostItsEnd(side: side) { return }
             if let side = state.side, isListening || listening != nil {
                 let request = detachListening()
                 setState(.idle(side))

@@ -80,6 +80,23 @@ struct SimultaneousTests {
         #expect(rig.recorder.finishedTurns.isEmpty, "the clause cut short was not spoken to the end: no turn is written")
     }
 
+    @Test("the audio server lost during a simultaneous turn: what was committed is the turn, written once")
+    func serverLost() async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: AudioEvent.self)
+        let rig = TestRig(configure: { $0.simultaneous = true }, audioEvents: events)
+        try await rig.start()
+        try await rig.waitUntil("A listens") { rig.audio.isListening }
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(Self.first)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the first clause is spoken") { spoken(rig).count == 1 }
+        continuation.yield(.serverLost("connection refused"))
+        let turns = try await rig.turns(1)
+        #expect(turns[0].text == Self.first.text)
+        #expect(turns[0].clauses?.map(\.text) == [Self.first.text])
+        try await rig.recorder.waitForState(.idle(.b))
+        #expect(rig.recorder.finishedTurns.count == 1)
+    }
+
     @Test("a line typed while A's clauses are being spoken waits for the turn in progress")
     func typedWaits() async throws {
         let rig = try await simultaneousRig()
