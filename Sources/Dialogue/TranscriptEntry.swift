@@ -169,9 +169,6 @@ public struct ClauseRecord: Sendable, Hashable {
         self.isTail = isTail
     }
 
-    /// The ear-voice span: from the end of the clause's last word to the start of its speech.
-    public var earVoiceSpan: Double? { speakStart.map { $0 - sourceEnd } }
-
     /// `{"text":…,"translation":…,"source_start":…,"source_end":…,"committed":…,"translated":…,
     /// "speak_start":…,"speak_end":…,"speed":…,"tail":…}`.
     var jsonObject: String {

@@ -53,7 +53,9 @@ extension TurnCoordinator {
         }
         if let request = detachBargeIn() { _ = await request.cancel() }
         let simultaneous = interpretsWhileSpoken
-        await stages.source?.hearMicrophoneDirectly(simultaneous && Self.simultaneousHearsMicrophoneDirectly)
+        // A side interpreted while it speaks is heard as it is: a canceller hearing the clauses
+        // played meanwhile suppresses the speaker's words (docs/dialogue.md).
+        await stages.source?.hearMicrophoneDirectly(simultaneous)
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }

@@ -22,8 +22,6 @@ extension TurnCoordinator {
     /// words per minute (2.6 times its normal 175), but past about 1.5 times a listener
     /// loses words.
     public static let fastestSpeed = 1.5
-    /// Whether a side interpreted while it speaks is heard from the microphone as it is.
-    static let simultaneousHearsMicrophoneDirectly = true
     /// Seconds of lag past `backlogSeconds` per step of 0.1 in speed.
     public static let secondsPerSpeedStep = 0.25
 
@@ -55,8 +53,7 @@ extension TurnCoordinator {
                                             requestStart: requestStart, generation: interpretationGeneration)
         }
         interpretation?.received += 1
-        interpretation?.queue.append(clause)
-        interpretation?.arrivals.append(clock.now())
+        interpretation?.queue.append((clause, clock.now()))
         startInterpreting()
     }
 
@@ -69,8 +66,8 @@ extension TurnCoordinator {
                                             requestStart: turn.startedAt, generation: interpretationGeneration)
         }
         guard var current = interpretation else { return }
-        current.queue += clauses.dropFirst(current.received)
-        current.arrivals += Array(repeating: clock.now(), count: max(0, clauses.count - current.received))
+        let now = clock.now()
+        current.queue += clauses.dropFirst(current.received).map { ($0, now) }
         current.received = clauses.count
         current.ended = EndedSpeech(text: result.text, confidence: result.confidence,
                                     times: TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(),
@@ -88,7 +85,7 @@ extension TurnCoordinator {
     func interpretationLostItsEnd(side: DialogueSide) async -> Bool {
         guard var current = interpretation, current.received > 0, current.ended == nil else { return false }
         let request = detachListening()
-        let text = (current.records.map(\.text) + current.queue.map(\.text)).joined(separator: " ")
+        let text = (current.records.map(\.text) + current.queue.map(\.clause.text)).joined(separator: " ")
         current.ended = EndedSpeech(text: text, confidence: nil,
                                     times: TurnTimes(speechStart: nil, speechEnd: clock.now(), recognized: clock.now()))
         interpretation = current
@@ -114,10 +111,8 @@ extension TurnCoordinator {
     private func interpretQueue(_ generation: Int) async {
         while let current = interpretation, current.generation == generation, !current.queue.isEmpty {
             let now = clock.now()
-            let clause = current.queue[0]
-            let arrived = current.arrivals.first ?? now
+            let (clause, arrived) = current.queue[0]
             interpretation?.queue.removeFirst()
-            if !current.arrivals.isEmpty { interpretation?.arrivals.removeFirst() }
             let speed = Self.speed(forLag: now - (current.requestStart + clause.end))
             await interpretClause(clause, committed: arrived, speed: speed, generation: generation)
         }
@@ -245,9 +240,8 @@ struct Interpretation: Sendable {
     let generation: Int
     /// Clauses received from the recognizer (the final result lists them all again).
     var received = 0
-    /// Clauses waiting to be translated and spoken, and when each was received.
-    var queue: [RecognizedClause] = []
-    var arrivals: [Double] = []
+    /// Clauses waiting to be translated and spoken, each with when it was received.
+    var queue: [(clause: RecognizedClause, arrived: Double)] = []
     /// Clauses translated (and spoken), in order.
     var records: [ClauseRecord] = []
     /// Whether the loop that speaks the queue runs.
