@@ -21,6 +21,9 @@
 #   TEST_REPORT     a file to write the counts and failures to; the closing line then
 #                   reads "TEST_LABEL: N passed, N failed", and a run of no test is
 #                   left for the caller to judge
+#   PARLEY_TEST_SERVER_RESTARTS  (set by scripts/with-test-server.sh) a file with one line for
+#                   each time the test server ended on its own and was started again; a
+#                   target that failed across such a restart is named with it and run once more
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
@@ -105,6 +108,15 @@ unfinished_tests() {
     }'
 }
 
+# How many times the test server ended on its own and was started again so far.
+server_restarts() {
+  if [ -n "${PARLEY_TEST_SERVER_RESTARTS:-}" ] && [ -f "$PARLEY_TEST_SERVER_RESTARTS" ]; then
+    grep -c 'ended on its own' "$PARLEY_TEST_SERVER_RESTARTS"
+  else
+    echo 0
+  fi
+}
+
 user_filter=${1:-}
 # Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker): run by themselves, after the rest of
@@ -136,8 +148,22 @@ for entry in $selection; do
   [ -n "$part" ] && filter+=".*(${part})"
   echo "== $target${part:+ ($part)}${skip:+ (without $skip)}"
   target_started=$SECONDS
+  restarts_before=$(server_restarts)
   run_target "$filter" "$skip"
   status=$?
+  if [ "$(server_restarts)" -gt "$restarts_before" ]; then
+    # The server crashed under the target; a desktop's systemd would have started it again,
+    # as the test server's watcher did. Every test that reached it then failed or hung.
+    echo "   the test server ended on its own during $target:"
+    grep 'ended on its own' "$PARLEY_TEST_SERVER_RESTARTS" | tail -n +$((restarts_before + 1)) | cut -c1-400 | sed 's/^/     /'
+    if [ "$status" -ne 0 ]; then
+      echo "   $target failed across the restart (its failures follow); it runs once more:"
+      issues_of "$log" | head -n 20 | sed 's/^/     /'
+      rm -f "$log.hang"
+      run_target "$filter" "$skip"
+      status=$?
+    fi
+  fi
   grep -E '✘|Test run with|error:|[Ff]atal' "$log" | grep -vE '^✘ Test .* recorded an issue'
   issues_of "$log" | grep -vE '^✘ Test .* failed after'
   echo "   ($target: $((SECONDS - target_started)) s)"
