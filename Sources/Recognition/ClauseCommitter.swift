@@ -12,23 +12,41 @@ public import ParleyCore
 ///   of one hypothesis whose aligned end lies at least `alignAttMargin` before the end of the
 ///   audio heard, in order, stopping at the first that does not.
 /// - **Clauses.** A clause ends after a committed word that ends a sentence (`.`, `?`, `!`
-///   and their CJK forms), or at a pause of at least `clausePause` after at least
-///   `clauseWords` committed words: a pause the hypothesis shows as a gap before its next
-///   word, or as audio heard past the word with no word in it.
+///   and their CJK forms); after at least `clauseWords` committed words, at a comma,
+///   semicolon or colon, or at a pause of at least `clausePause`: a pause the hypothesis
+///   shows as a gap before its next word, or as audio heard past the word with no word in
+///   it. A clause whose committed words span `longestClause` with none of these is cut after
+///   its last committed word of four letters or more (short words are mostly articles,
+///   prepositions and conjunctions, which open a phrase rather than close one; a language
+///   written without spaces has few such words, and its clauses are not cut).
 /// - **The window slides.** When a clause ends, the next decode starts just before the end of
-///   its last word, and the committed text before the window becomes the prompt. A window
-///   that grows past `longestWindow` slides to its last committed word as well.
+///   its last word, or before the start of the word after it when that is sooner, and the
+///   committed text before the window becomes the prompt. A window that grows past
+///   `longestWindow` slides to its last committed word as well.
+/// - **A decode that stopped early is set aside.** Whisper sometimes ends a window's text a
+///   few words in, with low confidence, most often in a window that starts inside a
+///   sentence. Under LocalAgreement, a hypothesis whose last word ends more than
+///   `earlyStop` before the end of the audio while the detector still hears speech is
+///   neither agreed with nor kept: the next one is compared with the last whole one.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.
 public struct ClauseCommitter: Sendable {
     /// Shortest gap between words that ends a clause of `clauseWords` or more.
     public static let clausePause = 0.25
-    /// Fewest committed words a pause may end a clause after.
+    /// Fewest committed words a pause, a comma or a cut may end a clause after.
     public static let clauseWords = 3
-    /// Audio heard past a word, with no word in it, that counts as a pause: the clause pause
-    /// and the time a decode takes to show a next word that has begun.
+    /// The longest a clause's committed words may span, in seconds, before it is cut: the
+    /// listener hears nothing of a clause until it ends.
+    public static let longestClause = 3.0
+    /// Audio heard past a word, with no word in it, that counts as a pause when the detector
+    /// hears silence there too: the clause pause and the time a decode takes to show a next
+    /// word that has begun. Without the detector's word, a decode that stops early (Whisper
+    /// sometimes ends a window's text a few words in) would end clauses where none was.
     public static let trailingPause = 0.6
+    /// How long before the end of the audio, with speech still heard, a hypothesis may end
+    /// before LocalAgreement sets it aside as stopped early.
+    public static let earlyStop = 1.0
     /// How far before the end of the audio an aligned word must end for AlignAtt to commit it,
     /// unless the committer is given another.
     public static let defaultAlignAttMargin = 1.0
@@ -54,8 +72,10 @@ public struct ClauseCommitter: Sendable {
     public private(set) var pending: [RecognizedWord] = []
     /// Clauses handed on so far.
     public private(set) var clauses: [RecognizedClause] = []
-    /// How many hypotheses were offered.
+    /// How many hypotheses were taken (not set aside).
     public private(set) var hypothesisCount = 0
+    /// How many hypotheses were set aside as stopped early.
+    public private(set) var stoppedEarlyCount = 0
 
     public init(policy: CommitPolicy, alignAttMargin: Double = ClauseCommitter.defaultAlignAttMargin) {
         self.policy = policy
@@ -77,7 +97,12 @@ public struct ClauseCommitter: Sendable {
 
     /// Takes one decode's words (times on the utterance's axis) of audio heard until
     /// `heardUntil`; returns the clauses this closes, each with `committedAt`.
-    public mutating func hypothesis(_ words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
+    /// `silent`: the detector heard silence at the end of the decoded audio.
+    public mutating func hypothesis(_ words: [RecognizedWord], heardUntil: Double, silent: Bool = false) -> [RecognizedClause] {
+        if policy == .localAgreement, !silent, heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop {
+            stoppedEarlyCount += 1
+            return []
+        }
         hypothesisCount += 1
         let fresh = newWords(in: words)
         var agreed: Int
@@ -92,7 +117,7 @@ public struct ClauseCommitter: Sendable {
         agreed = min(agreed, fresh.firstIndex(where: { Self.trailsOff($0.text) }) ?? agreed)
         committed += fresh.prefix(agreed)
         pending = Array(fresh.dropFirst(agreed))
-        return closeClauses(heardUntil: heardUntil, atEnd: false)
+        return closeClauses(heardUntil: heardUntil, silent: silent, atEnd: false)
     }
 
     /// The endpoint: the final decode's words of the last window are the tail. Returns every
@@ -101,7 +126,7 @@ public struct ClauseCommitter: Sendable {
     public mutating func finish(tail words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
         committed += newWords(in: words)
         pending = []
-        return closeClauses(heardUntil: heardUntil, atEnd: true)
+        return closeClauses(heardUntil: heardUntil, silent: true, atEnd: true)
     }
 
     /// The words of a hypothesis not committed yet.
@@ -120,18 +145,22 @@ public struct ClauseCommitter: Sendable {
         return fresh
     }
 
-    private mutating func closeClauses(heardUntil: Double, atEnd: Bool) -> [RecognizedClause] {
+    private mutating func closeClauses(heardUntil: Double, silent: Bool, atEnd: Bool) -> [RecognizedClause] {
         var closed: [RecognizedClause] = []
         var index = closedCount
         while index < committed.count {
             let word = committed[index]
             let count = index - closedCount + 1
             let next = index + 1 < committed.count ? committed[index + 1] : pending.first
-            let gap = next.map { $0.start - word.end } ?? (heardUntil - word.end >= Self.trailingPause ? Self.trailingPause : 0)
-            if Self.endsSentence(word.text) || (count >= Self.clauseWords && gap >= Self.clausePause) {
+            let gap = next.map { $0.start - word.end } ?? (silent && heardUntil - word.end >= Self.trailingPause ? Self.trailingPause : 0)
+            if Self.endsSentence(word.text)
+                || (count >= Self.clauseWords && (gap >= Self.clausePause || Self.endsClause(word.text))) {
                 closed.append(close(through: index, heardUntil: heardUntil, isTail: atEnd))
             }
             index += 1
+        }
+        if !atEnd, let cut = longClauseCut() {
+            closed.append(close(through: cut, heardUntil: heardUntil, isTail: false))
         }
         if atEnd, closedCount < committed.count {
             closed.append(close(through: committed.count - 1, heardUntil: heardUntil, isTail: true))
@@ -140,6 +169,16 @@ public struct ClauseCommitter: Sendable {
             slideWindow(after: last)
         }
         return closed
+    }
+
+    /// Where the open clause is cut when its committed words span `longestClause`: after its
+    /// last committed word of four letters or more that has `clauseWords` words up to it.
+    private func longClauseCut() -> Int? {
+        guard closedCount < committed.count,
+              committed[committed.count - 1].end - committed[closedCount].start >= Self.longestClause else { return nil }
+        let first = closedCount + Self.clauseWords - 1
+        guard first < committed.count else { return nil }
+        return (first..<committed.count).last { Self.normalized(committed[$0].text).count >= 4 }
     }
 
     private mutating func close(through index: Int, heardUntil: Double, isTail: Bool) -> RecognizedClause {
@@ -151,9 +190,10 @@ public struct ClauseCommitter: Sendable {
     }
 
     private mutating func slideWindow(after word: RecognizedWord) {
-        var start = word.end - Self.windowLead
-        if let next = pending.first(where: { $0.start > word.start }) { start = min(start, next.start - Self.windowLead) }
-        windowStart = max(windowStart, start)
+        // The word after it: committed already when a long clause was cut, else the newest
+        // hypothesis's first.
+        let next = committed.first { $0.start > word.start } ?? pending.first { $0.start > word.start }
+        windowStart = max(windowStart, min(word.end, next?.start ?? word.end) - Self.windowLead)
     }
 
     /// How many words, from the first, two hypotheses share: the same word, ending a
@@ -181,6 +221,12 @@ public struct ClauseCommitter: Sendable {
         guard let last = word.trimmingTrailingQuotes.last else { return false }
         guard ".?!。？！".contains(last), !word.hasSuffix("...") else { return false }
         return last != "." || !abbreviations.contains(normalized(word))
+    }
+
+    /// Whether `word` ends with a comma, semicolon or colon (or their CJK forms).
+    static func endsClause(_ word: String) -> Bool {
+        guard let last = word.trimmingTrailingQuotes.last else { return false }
+        return ",;:，、；：".contains(last)
     }
 
     /// Titles and abbreviations written with a full stop that Whisper puts before a name or a

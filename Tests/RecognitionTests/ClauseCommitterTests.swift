@@ -87,6 +87,70 @@ import Testing
         #expect(closed.map(\.text) == ["yes well I think so and"], "\(closed.map(\.text))")
     }
 
+    @Test("audio heard past the last word is a pause only where the detector heard silence too")
+    func trailingPauses() {
+        // Whisper stopped after "there" in both decodes, 0.7 s before the end of the audio.
+        let heard = Self.words("how much there", from: 0)
+        var speaking = ClauseCommitter(policy: .localAgreement)
+        _ = speaking.hypothesis(heard, heardUntil: 1.7, silent: false)
+        #expect(speaking.hypothesis(heard, heardUntil: 1.7, silent: false).isEmpty, "the detector still hears speech")
+        #expect(speaking.committed.count == 3)
+        var paused = ClauseCommitter(policy: .localAgreement)
+        _ = paused.hypothesis(heard, heardUntil: 1.7, silent: true)
+        #expect(paused.hypothesis(heard, heardUntil: 1.7, silent: true).map(\.text) == ["how much there"])
+    }
+
+    @Test("a hypothesis that stops more than 1 s before the audio while speech is heard is set aside")
+    func stoppedEarly() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(Self.words("to consider how much there", from: 0), heardUntil: 2.0)
+        // Whisper stopped after two words, 1.35 s before the end: not compared, not kept.
+        _ = committer.hypothesis(Self.words("to consider", from: 0), heardUntil: 2.0 + 0.5)
+        #expect(committer.stoppedEarlyCount == 1)
+        #expect(committer.committed.isEmpty)
+        _ = committer.hypothesis(Self.words("to consider how much there might be", from: 0), heardUntil: 2.6)
+        #expect(committer.committed.map(\.text) == ["to", "consider", "how", "much", "there"])
+        // An empty reading of speech is set aside too; in silence a short hypothesis is taken.
+        _ = committer.hypothesis([], heardUntil: 3.0)
+        #expect(committer.stoppedEarlyCount == 2)
+        #expect(committer.pending.map(\.text) == ["might", "be"])
+        _ = committer.hypothesis(Self.words("to consider how much there might be", from: 0), heardUntil: 3.9, silent: true)
+        #expect(committer.stoppedEarlyCount == 2)
+        #expect(committer.clauses.map(\.text) == ["to consider how much there might be"], "the silence after it is a pause")
+    }
+
+    @Test("a comma, semicolon or colon ends a clause of three words or more, not of fewer")
+    func commas() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let heard = Self.words("Yes, when we arrive; we eat", from: 0)
+        _ = committer.hypothesis(heard, heardUntil: 2.2)
+        let closed = committer.hypothesis(heard, heardUntil: 2.3)
+        #expect(closed.map(\.text) == ["Yes, when we arrive;"], "\(closed.map(\.text))")
+        #expect(committer.display == "we eat")
+    }
+
+    @Test("a clause that spans 3 s with no punctuation or pause is cut after its last word of four letters or more")
+    func longClauses() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        // 0.45 s a word: "how" ends at 3.45, 3.45 s after "and" began.
+        let heard = Self.words("and he had then leisure to consider how", from: 0, gap: 0.15)
+        _ = committer.hypothesis(heard, heardUntil: 3.6)
+        let closed = committer.hypothesis(heard, heardUntil: 3.7)
+        #expect(closed.map(\.text) == ["and he had then leisure to consider"], "\(closed.map(\.text))")
+        #expect(closed.first?.isTail == false)
+        // "how" is committed and opens the next clause; the window slides to the cut, the
+        // prompt is the clause.
+        #expect(committer.committed.count == 8)
+        #expect(committer.display.hasPrefix("how"))
+        #expect(abs(committer.windowStart - (3.0 - ClauseCommitter.windowLead)) < 1e-9)
+        #expect(committer.prompt == "and he had then leisure to consider")
+        // Under 3 s nothing is cut.
+        var shorter = ClauseCommitter(policy: .localAgreement)
+        let short = Self.words("and he had then leisure to", from: 0, gap: 0.15)
+        _ = shorter.hypothesis(short, heardUntil: 2.7)
+        #expect(shorter.hypothesis(short, heardUntil: 2.8).isEmpty)
+    }
+
     @Test("words after the window are not committed twice when the window hears the end of a committed word again")
     func nothingTwice() {
         var committer = ClauseCommitter(policy: .localAgreement)
@@ -94,10 +158,12 @@ import Testing
         _ = committer.hypothesis(first, heardUntil: 2.0)
         _ = committer.hypothesis(first, heardUntil: 2.4)
         #expect(committer.clauses.map(\.text) == ["It rained all day."])
-        // The next window starts inside "day." and hears it again as its first word.
+        // The next window starts inside "day." and hears it again as its first word, aligned
+        // later than the first time (its middle after the committed word's end).
         let window = committer.windowStart
-        let again = [RecognizedWord(text: "day.", start: window, end: window + 0.1, confidence: 0.5)]
-            + Self.words("Then the sun came out.", from: 1.4)
+        #expect(window < 1.35)
+        let again = [RecognizedWord(text: "day.", start: window + 0.35, end: window + 0.65, confidence: 0.5)]
+            + Self.words("Then the sun came out.", from: 2.0)
         _ = committer.hypothesis(again, heardUntil: 3.5)
         _ = committer.hypothesis(again, heardUntil: 3.9)
         #expect(committer.clauses.map(\.text) == ["It rained all day.", "Then the sun came out."])
@@ -120,7 +186,8 @@ import Testing
     @Test("a window that grows past the longest window slides to its last committed word")
     func longWindow() {
         var committer = ClauseCommitter(policy: .localAgreement)
-        // Fourteen seconds of words with no punctuation and no pause.
+        // Fourteen seconds of words with no punctuation and no pause, none of four letters (as
+        // in a language written without spaces): no clause is cut.
         let text = Array(repeating: "and", count: 40).joined(separator: " ")
         _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.2)
         _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.4)
