@@ -176,17 +176,18 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// An utterance longer than one window (`WhisperWindows`) is decoded window after window
     /// and its readings joined; a partial decode of one hears its last window only.
     func decode(_ audio: [Int16], language: String, options: RecognitionOptions, final: Bool,
-                context: String? = nil) async throws -> WhisperTranscription {
+                context: String? = nil, committing: Bool = false) async throws -> WhisperTranscription {
         let windows = WhisperWindows.ranges(of: audio)
         guard windows.count > 1 else {
-            return try await decodeWindow(audio, language: language, options: options, final: final, context: context)
+            return try await decodeWindow(audio, language: language, options: options, final: final, context: context,
+                                          committing: committing)
         }
         let decoded = final ? windows : [windows[windows.count - 1]]
         var answers: [WhisperTranscription] = []
         for range in decoded {
             try Task.checkCancellation()
             answers.append(try await decodeWindow(Array(audio[range]), language: language, options: options, final: final,
-                                                  context: answers.isEmpty ? context : nil))
+                                                  context: answers.isEmpty ? context : nil, committing: committing))
         }
         return WhisperTranscription.joined(answers, offsets: decoded.map { Double($0.lowerBound) / 16_000 })
     }
@@ -196,9 +197,12 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// said twice over (it owns the silence verdict and that rule); then, for a final result
     /// with a word the language's word list does not hold (a rule that needs the list, so
     /// Parley owns it), one more: the beam's alternative the list knows, or else the full
-    /// window (`Tuning.secondOpinion`). Never more than two.
+    /// window (`Tuning.secondOpinion`). Never more than two. A commit decode (`committing`)
+    /// is never decoded again in the full window, by the worker or here: what it reads counts
+    /// only once the next one agrees, and a full-window decode, a second or more, would hold
+    /// up both. It may still take the beam's alternative.
     private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
-                              final: Bool, context: String? = nil) async throws -> WhisperTranscription {
+                              final: Bool, context: String? = nil, committing: Bool = false) async throws -> WhisperTranscription {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options, context: context)
         let secondOpinion = final && tuning.secondOpinion && audio.count < Self.fullWindowSamples
@@ -206,7 +210,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
                                                  padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad),
-                                                 secondOpinion: secondOpinion)
+                                                 secondOpinion: secondOpinion && !committing)
         if answer.secondOpinion { countSecondOpinion() }
         guard secondOpinion, !answer.secondOpinion, answer.heard,
               let lexicon = await lexiconTask(language).value else { return answer }
@@ -220,6 +224,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         }) {
             return await wordAlternative(text, of: answer) ?? answer
         }
+        guard !committing else { return answer }
         countSecondOpinion()
         let second = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
@@ -256,11 +261,13 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     }
 
     /// One commit decode of simultaneous interpretation: the window after the last clause,
-    /// the committed text before it as `context`, decoded as a final result is (word times,
-    /// the word list's check and its second opinion), since what it commits is final.
+    /// the committed text before it as `context`, decoded as a final result is (word times, the
+    /// word list's check and the beam's alternative) but never again in the full window: what
+    /// it commits needs the next decode's agreement, and a full-window decode takes a second
+    /// or more.
     func decodeCommitting(_ audio: [Int16], language: String, options: RecognitionOptions,
                           context: String?) async throws -> WhisperTranscription {
-        try await decode(audio, language: language, options: options, final: true, context: context)
+        try await decode(audio, language: language, options: options, final: true, context: context, committing: true)
     }
 
     /// The prompt: the phrases a person expects, for a yes/no answer its vocabulary, and the

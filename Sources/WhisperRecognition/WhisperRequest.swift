@@ -289,24 +289,26 @@ public actor WhisperRequest: RecognitionRequest {
         guard heard - start >= Self.shortestCommitWindow else { return }
         let audio = Array(utterance[start..<heard]), context = committer.prompt
         let recognizer = recognizer, language = language, options = options
+        // Whether the detector hears silence at the end of this audio: a pause there is real.
+        let silent = silenceStart != nil
         lastPartialLength = heard
         commitTask = Task {
             let answer = try? await recognizer.decodeCommitting(audio, language: language, options: options, context: context)
-            self.commitDecodeFinished(answer, start: start, heard: heard)
+            self.commitDecodeFinished(answer, start: start, heard: heard, silent: silent)
         }
     }
 
     /// The shortest window a commit decode hears, in samples (1.5 s).
     static let shortestCommitWindow = 24_000
 
-    private func commitDecodeFinished(_ answer: WhisperTranscription?, start: Int, heard: Int) {
+    private func commitDecodeFinished(_ answer: WhisperTranscription?, start: Int, heard: Int, silent: Bool) {
         commitTask = nil
         guard !isOver, var committer, let answer else { return }
         let offset = Double(start) / 16_000
         let words = answer.heard ? answer.words.map {
             RecognizedWord(text: $0.text, start: $0.start + offset, end: $0.end + offset, confidence: $0.confidence)
         } : []
-        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000)
+        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000, silent: silent)
         self.committer = committer
         readyClauses += closed.map { $0.shifted(by: utteranceOrigin) }
         let display = committer.display
