@@ -97,6 +97,21 @@ struct WhisperSecondOpinionTests {
         await asking.worker.shutdown()
     }
 
+    @Test("a commit decode with a word the list lacks is never decoded again in the full window; a final decode is")
+    func commitDecodesStay() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
+        // A list that holds none of the recording's words, and no alternatives to take instead.
+        let whisper = try Self.recognizer(lexicon: WordLexicon(parsing: "zyzzyva\n", path: "test"), alternatives: 0)
+        let committed = try await whisper.decodeCommitting(samples, language: "en", options: RecognitionOptions(), context: nil)
+        #expect(committed.heard && !committed.words.isEmpty, "a commit decode has word times")
+        #expect(committed.window == .short)
+        #expect(whisper.secondOpinionCount == 0)
+        let final = try await whisper.transcribe(PCMChunk(format: .recognition, samples: samples), locale: LocaleTag("en-US")!)
+        #expect(!final.isEmpty)
+        #expect(whisper.secondOpinionCount == 1, "the final decode of the same audio asks the full window")
+        await whisper.worker.shutdown()
+    }
+
     @Test("an alternative of the beam whose words the list holds is taken, with its own words and times, and no second opinion")
     func alternativeTaken() async throws {
         // The beam's readings of each recording as the recognizer cuts it, with no word list, until
