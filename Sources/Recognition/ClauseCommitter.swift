@@ -72,8 +72,6 @@ public struct ClauseCommitter: Sendable {
     public private(set) var pending: [RecognizedWord] = []
     /// Clauses handed on so far.
     public private(set) var clauses: [RecognizedClause] = []
-    /// How many hypotheses were taken (not set aside).
-    public private(set) var hypothesisCount = 0
     /// How many hypotheses were set aside as stopped early.
     public private(set) var stoppedEarlyCount = 0
 
@@ -103,12 +101,12 @@ public struct ClauseCommitter: Sendable {
             stoppedEarlyCount += 1
             return []
         }
-        hypothesisCount += 1
         let fresh = newWords(in: words)
         var agreed: Int
         switch policy {
         case .localAgreement:
-            agreed = hypothesisCount == 1 ? 0 : Self.agreement(pending, fresh)
+            // The first hypothesis has nothing pending to agree with.
+            agreed = Self.agreement(pending, fresh)
         case .alignAtt:
             agreed = fresh.prefix { $0.end <= heardUntil - alignAttMargin }.count
         }
@@ -166,7 +164,7 @@ public struct ClauseCommitter: Sendable {
             closed.append(close(through: committed.count - 1, heardUntil: heardUntil, isTail: true))
         } else if !atEnd, let last = committed.last, committed.count > closedCount,
                   heardUntil - windowStart > Self.longestWindow {
-            slideWindow(after: last)
+            slideWindow(after: last, next: pending.first)
         }
         return closed
     }
@@ -185,14 +183,13 @@ public struct ClauseCommitter: Sendable {
         let clause = RecognizedClause(words: Array(committed[closedCount...index]), committedAt: heardUntil, isTail: isTail)
         closedCount = index + 1
         clauses.append(clause)
-        slideWindow(after: committed[index])
+        slideWindow(after: committed[index], next: index + 1 < committed.count ? committed[index + 1] : pending.first)
         return clause
     }
 
-    private mutating func slideWindow(after word: RecognizedWord) {
-        // The word after it: committed already when a long clause was cut, else the newest
-        // hypothesis's first.
-        let next = committed.first { $0.start > word.start } ?? pending.first { $0.start > word.start }
+    /// `next`: the word after `word`, committed already when a long clause was cut, else the
+    /// newest hypothesis's first.
+    private mutating func slideWindow(after word: RecognizedWord, next: RecognizedWord?) {
         windowStart = max(windowStart, min(word.end, next?.start ?? word.end) - Self.windowLead)
     }
 
