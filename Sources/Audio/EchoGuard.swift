@@ -19,6 +19,10 @@ import ParleyCore
 /// about twice the echo's energy, under the margin: the guard then waits for a pause in the
 /// machine's speech.
 ///
+/// A stall (no microphone audio for `stallSeconds`, then all of it at once: the server or
+/// Parley stopped, as a busy or virtual machine stops them) can move the echo against what was
+/// played, by as much as the stall: the guard then forgets the room and learns it again.
+///
 /// With `compares` false the guard only asks whether there is sound above the floor: the
 /// control that shows what listening during playback would hear without it.
 struct EchoGuard {
@@ -33,6 +37,9 @@ struct EchoGuard {
         var onsetFrames = 5
         /// Quiet frames in a row that end a person.
         var hangoverFrames = 15
+        /// A wait this long between two deliveries of microphone audio is a stall (they come
+        /// every 10–20 ms).
+        var stallSeconds = 0.12
     }
 
     let settings: Settings
@@ -48,6 +55,10 @@ struct EchoGuard {
     private var quietRun = 0
     /// The verdict of the last whole microphone frame.
     private(set) var verdict = EchoVerdict.noPlayback
+    /// When microphone audio last arrived.
+    private var lastHeard: Double?
+    /// Stalls seen so far.
+    private(set) var stalls = 0
 
     init(settings: Settings = Settings(), compares: Bool = true) {
         self.settings = settings
@@ -79,6 +90,8 @@ struct EchoGuard {
     /// verdict that holds after them.
     @discardableResult
     mutating func heard(_ samples: UnsafeBufferPointer<Int16>, at time: Double) -> EchoVerdict {
+        if let lastHeard, time - lastHeard > settings.stallSeconds { recoverFromStall() }
+        lastHeard = time
         var frames: [Double] = []
         microphonePending.add(samples, frameLength: Int(16_000 * EchoPath.frameSeconds)) { frames.append($0) }
         for rms in frames { judge(rms, at: time) }
@@ -114,6 +127,15 @@ struct EchoGuard {
             verdict = loud && window.count >= settings.onsetFrames ? .person : .echo
             quietRun = 0
         }
+    }
+
+    /// The room is learned again from the next frames; nobody is a person until then.
+    private mutating func recoverFromStall() {
+        stalls += 1
+        path.forgetRoom()
+        window.removeAll()
+        quietRun = 0
+        if verdict == .person { verdict = .echo }
     }
 
     private func pow2(_ value: Double) -> Double { value * value }

@@ -61,6 +61,14 @@ struct EchoPath {
         if framesSinceEstimate >= 10 { estimate(upTo: frame) }
     }
 
+    /// Forgets the room, keeping what was played: after a stall the echo may come back at
+    /// another lag, and until it is learned again the guard declares nobody.
+    mutating func forgetRoom() {
+        microphones = [:]
+        framesSinceEstimate = 0
+        (lag, gain) = (nil, 0)
+    }
+
     /// The loudest reference frame within three frames of `frame`: the lag is found to a frame,
     /// and the server's timing to a little more.
     private func loudestReference(around frame: Int) -> Double {

@@ -54,8 +54,9 @@ extension SessionController {
 
     /// Hands microphone samples to the echo guard; logs its verdict when it changes.
     private func judge(_ samples: UnsafeBufferPointer<Int16>) {
-        let before = echoGuard.verdict
+        let (before, stalls) = (echoGuard.verdict, echoGuard.stalls)
         let verdict = echoGuard.heard(samples, at: guardTime)
+        if echoGuard.stalls != stalls { logger.debug("echo guard: the microphone stalled; learning the room again") }
         guard verdict != before else { return }
         let path = echoGuard.path
         logger.debug("echo guard: \(verdict) (echo lag \(path.lag.map { "\($0 * 20) ms" } ?? "unknown"), gain \(path.gain))")

@@ -15,6 +15,12 @@ struct EchoGuardTests {
         var personStart: Double?
         var personGain = 1.0
         var seconds = 6.0
+        /// The machine stalled (server and Parley alike, as a virtual machine's host can stall
+        /// them) from `at` for `seconds`: nothing is played or delivered meanwhile, the
+        /// microphone's audio of the stall arrives at once when it ends, the machine's speech
+        /// goes on from where it stopped, and its echo comes back `seconds` later than before
+        /// (what was in flight when it stalled is still ahead of it, as in a loopback's buffer).
+        var stall: (at: Double, seconds: Double)?
     }
 
     /// Syllables: 120 ms bursts of a tone whose loudness follows a fixed pseudo-random walk, with
@@ -44,19 +50,26 @@ struct EchoGuardTests {
         let person = syllables(seconds: room.seconds, rate: 16_000, seed: 99, frequency: 330)
         var verdicts: [(Double, EchoVerdict)] = []
         let start = 1.0
-        for step in 0..<Int((room.seconds + 2) * 100) {
+        let stalled = { (time: Double) in room.stall.map { time >= $0.at && time < $0.at + $0.seconds } ?? false }
+        /// Where the machine's speech is at `time`: nil before it starts, during a stall and after it ends.
+        func position(_ time: Double) -> Double? {
+            guard time >= start, !stalled(time) else { return nil }
+            let played = time - start - (room.stall.map { time >= $0.at + $0.seconds ? $0.seconds : 0 } ?? 0)
+            return played < room.seconds ? played : nil
+        }
+        var held: [[Int16]] = []
+        for step in 0..<Int((room.seconds + 2 + (room.stall?.seconds ?? 0)) * 100) {
             let time = Double(step) / 100
-            if time >= start && time < start + room.seconds {
-                let offset = Int((time - start) * 22_050)
+            if let offset = position(time).map({ Int($0 * 22_050) }) {
                 let run = Array(machine[offset..<min(machine.count, offset + 220)])
                 run.withUnsafeBufferPointer { guardian.played($0, rate: 22_050, at: time) }
             }
             var microphone = [Int16](repeating: 0, count: 160)
-            for index in 0..<160 {
+            for index in 0..<160 where !stalled(time) {
                 let t = time + Double(index) / 16_000
                 var value = 0.0
-                let echoAt = t - start - room.echoLag
-                if echoAt >= 0, case let sample = Int(echoAt * 16_000), sample < heardMachine.count {
+                let lag = room.echoLag + (room.stall.map { t >= $0.at + $0.seconds ? $0.seconds : 0 } ?? 0)
+                if let echoAt = position(t - lag), case let sample = Int(echoAt * 16_000), sample < heardMachine.count {
                     value += room.echoGain * Double(heardMachine[sample])
                 }
                 if let personStart = room.personStart, t >= personStart, case let sample = Int((t - personStart) * 16_000),
@@ -65,8 +78,13 @@ struct EchoGuardTests {
                 }
                 microphone[index] = Int16(max(-32_768, min(32_767, value)))
             }
-            let verdict = microphone.withUnsafeBufferPointer { guardian.heard($0, at: time + 0.01) }
-            verdicts.append((time, verdict))
+            held.append(microphone)
+            if stalled(time) { continue }
+            for chunk in held {
+                let verdict = chunk.withUnsafeBufferPointer { guardian.heard($0, at: time + 0.01) }
+                verdicts.append((time, verdict))
+            }
+            held = []
         }
         return verdicts
     }
@@ -108,5 +126,16 @@ struct EchoGuardTests {
         let verdicts = Self.run(Room(echoGain: 0, personStart: 3.0))
         let declared = try #require(verdicts.first { $0.verdict == .person })
         #expect(declared.time >= 3.0 && declared.time - 3.0 < 0.2)
+    }
+
+    @Test("a stall of the whole machine shifts the echo against what was played: the guard declares nobody, and a person after it is declared",
+          arguments: [0.15, 0.3, 0.5])
+    func stall(_ seconds: Double) throws {
+        let quiet = Self.run(Room(echoGain: 1.0, seconds: 8, stall: (at: 3.0, seconds: seconds)))
+        #expect(!quiet.contains { $0.verdict == .person }, "the shifted echo was taken for a person")
+        let spoken = Self.run(Room(echoGain: 0.5, personStart: 6.0, seconds: 8, stall: (at: 3.0, seconds: seconds)))
+        #expect(!spoken.contains { $0.time < 6.0 && $0.verdict == .person }, "nobody before the person")
+        let declared = try #require(spoken.first { $0.verdict == .person }, "the person was declared")
+        #expect(declared.time - 6.0 < 0.25, "declared \(declared.time - 6.0) s after the person began")
     }
 }

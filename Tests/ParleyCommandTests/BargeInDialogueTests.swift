@@ -33,10 +33,14 @@ struct BargeInDialogueTests {
         #expect(try run.finish() == 0, "\(run.stderr)")
         withExtendedLifetime(room) {}
         let lines = run.lines
+        // What the guard and the words decided, on one line, so that a failure says what was heard.
+        let decisions = lines.filter { line in
+            ["(heard", "speaks over", "interrupt", "→"].contains { line.contains($0) }
+        }.joined(separator: " | ")
         #expect(lines.filter { $0.hasSuffix("(typed)") }.count == 10)
-        #expect(!lines.contains { $0.contains("(heard") }, "an echo became an utterance: \(run.stdout)")
+        #expect(!lines.contains { $0.contains("(heard") }, "an echo became an utterance: \(decisions)")
         let held = lines.filter { $0.contains("speaks over the translation") }.count
-        #expect(!lines.contains { $0.contains("interrupted the translation") }, "held \(held) times: \(run.stdout)")
+        #expect(!lines.contains { $0.contains("interrupted the translation") }, "held \(held) times: \(decisions)")
     }
 
     @Test("--barge-in on without echo cancellation is refused in one sentence, before anything starts")
