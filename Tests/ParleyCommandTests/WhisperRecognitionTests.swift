@@ -61,7 +61,7 @@ struct WhisperRecognitionTests {
         #expect(Set(words.compactMap { $0["confidence"] as? Double }).count > 1, "word confidences differ")
     }
 
-    @Test("live through the PulseAudio session: the transcript's words within stock's errors + 1, the file's exactly")
+    @Test("live through the PulseAudio session: the transcript's words within stock's errors + 1, the file's words exactly")
     func liveEqualsFile() throws {
         let name = "librivox/sense_and_sensibility_01_austen_64kb-0890.wav"
         let clip = Fixtures.recording(name)
@@ -77,7 +77,10 @@ struct WhisperRecognitionTests {
         let live = try #require(lines.last, "nothing heard: \(child.stderr)")
         let (errors, stock) = (SpokenWords.errors(live, reference: try StockReadings.transcript(name)), try StockReadings.whisperErrors(name))
         #expect(errors <= stock + 1, "heard '\(live)': \(errors) errors, stock Whisper makes \(stock)")
-        #expect(live == file.stdout.trimmingCharacters(in: .newlines))
+        // The words, not the punctuation: a capture starts at any phase of the detector's frames,
+        // and the sentence's last mark is Whisper's choice at its edge (a CI run read "?" for ".").
+        #expect(SpokenWords.normalized(live) == SpokenWords.normalized(file.stdout),
+                "live '\(live)', from the file '\(file.stdout.trimmingCharacters(in: .newlines))'")
         #expect(lines.dropLast().contains { $0.hasPrefix("partial: ") }, "partial results came first: \(lines)")
     }
 
