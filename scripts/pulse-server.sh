@@ -9,6 +9,11 @@
 # (16 kHz mono; play a recording into it and record parley_mic.monitor as a
 # microphone) and parley_speaker (where Parley speaks). module-role-cork is
 # loaded so media.role=phone streams cork others.
+#
+# With PARLEY_SERVER_TCP_PORT=PORT it also listens on tcp:127.0.0.1:PORT, as a
+# server on another machine would, with cookie authentication only (DIR/cookie,
+# no anonymous clients), and prints PULSE_COOKIE=DIR/cookie, then
+# PULSE_SERVER=tcp:127.0.0.1:PORT.
 set -euo pipefail
 action=${1:?usage: pulse-server.sh start|stop DIR}
 dir=${2:?usage: pulse-server.sh start|stop DIR}
@@ -26,6 +31,13 @@ load-module module-role-cork
 set-default-sink parley_speaker
 set-default-source parley_mic.monitor
 PA
+  if [ -n "${PARLEY_SERVER_TCP_PORT:-}" ]; then
+    # Reached over TCP on 127.0.0.1 as another machine's server is: a client must show the
+    # cookie (256 random bytes), never anonymous.
+    head -c 256 /dev/urandom >"$dir/cookie"
+    chmod 600 "$dir/cookie"
+    echo "load-module module-native-protocol-tcp port=$PARLEY_SERVER_TCP_PORT listen=127.0.0.1 auth-anonymous=0 auth-cookie-enabled=1 auth-cookie=$dir/cookie" >>"$dir/server.pa"
+  fi
   export XDG_RUNTIME_DIR="$dir/runtime" PULSE_STATE_PATH="$dir/state" HOME="${HOME:-/root}"
   # --no-cpu-limit: by default a PulseAudio server that takes most of the CPU for
   # a while ends itself (a guard for real-time scheduling gone wrong); a test
@@ -50,7 +62,12 @@ PA
     fi
     sleep 0.1
   done
-  echo "PULSE_SERVER=unix:$dir/native"
+  if [ -n "${PARLEY_SERVER_TCP_PORT:-}" ]; then
+    echo "PULSE_COOKIE=$dir/cookie"
+    echo "PULSE_SERVER=tcp:127.0.0.1:$PARLEY_SERVER_TCP_PORT"
+  else
+    echo "PULSE_SERVER=unix:$dir/native"
+  fi
   ;;
 stop)
   if [ -f "$dir/pid" ]; then

@@ -52,6 +52,22 @@ public struct PrivateAudioServer: Sendable {
         return String(line.dropFirst("PULSE_SERVER=".count))
     }
 
+    /// Starts a private PulseAudio server that also listens on `tcp:127.0.0.1:PORT`, as a
+    /// server on another machine would, with cookie authentication only; its address and the
+    /// cookie file a client needs (`PULSE_COOKIE`).
+    public func startOverTCP(port: Int) throws -> (address: String, cookie: String) {
+        let script = Fixtures.repository.appendingPathComponent("scripts/pulse-server.sh").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["PARLEY_SERVER_TCP_PORT"] = "\(port)"
+        let output = try ProcessRunner.run(["/bin/bash", script, "start", directory], environment: environment)
+        let lines = output.stdout.split(separator: "\n")
+        guard output.status == 0, let server = lines.last, server.hasPrefix("PULSE_SERVER="),
+              let cookie = lines.first(where: { $0.hasPrefix("PULSE_COOKIE=") }) else {
+            throw ProcessRunner.Failure(message: "the private server did not start: \(Self.oneLine(output.stderr))")
+        }
+        return (String(server.dropFirst("PULSE_SERVER=".count)), String(cookie.dropFirst("PULSE_COOKIE=".count)))
+    }
+
     /// Stops the server (the script gives each process 5 s before SIGKILL).
     public func stop() throws {
         let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, "stop", directory])
