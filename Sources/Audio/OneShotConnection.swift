@@ -9,13 +9,14 @@ final class OneShotConnection {
     let context: PulseContext
     private let deadline: Date
 
-    /// Connects to `server` (nil: `$PULSE_SERVER` or the default) as `name`; every wait of this
-    /// connection, connecting included, ends within `timeout` seconds of now.
-    init(server: String?, name: String, timeout: Double) throws {
+    /// Connects to `server` (nil: `$PULSE_SERVER` or the default) as `name`, showing `cookie`'s
+    /// cookie when given; every wait of this connection, connecting included, ends within
+    /// `timeout` seconds of now.
+    init(server: String?, name: String, timeout: Double, cookie: String? = nil) throws {
         guard let mainloop = PulseMainloop() else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a mainloop")
         }
-        guard let context = PulseContext(api: mainloop.api, name: name) else {
+        guard let context = PulseContext(api: mainloop.api, name: name, cookie: cookie) else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a context")
         }
         (self.mainloop, self.context) = (mainloop, context)

@@ -1,4 +1,5 @@
 import CPulseAudio
+import Foundation
 
 /// A connection to a PulseAudio server (`pa_context`): the only place its C
 /// functions are called.
@@ -13,10 +14,30 @@ final class PulseContext {
 
     /// A new, unconnected context named `name` on a mainloop's API table
     /// (`pa_context_new_with_proplist`); nil when libpulse cannot make one (out of memory).
-    init?(api: UnsafeMutablePointer<pa_mainloop_api>, name: String, properties: PulsePropertyList? = nil) {
-        guard let handle = pa_context_new_with_proplist(api, name, properties?.handle) else { return nil }
+    ///
+    /// `cookie`: the file of the cookie to show the server, instead of libpulse's own. libpulse
+    /// reads `$PULSE_COOKIE` only while it creates a context (its client configuration) and the
+    /// file when it connects, so the variable is set around the creation, with every creation
+    /// of this process taken one at a time, and put back after.
+    init?(api: UnsafeMutablePointer<pa_mainloop_api>, name: String, properties: PulsePropertyList? = nil,
+          cookie: String? = nil) {
+        var made: OpaquePointer?
+        if let cookie {
+            Self.creation.lock()
+            let before = getenv("PULSE_COOKIE").map { String(cString: $0) }
+            setenv("PULSE_COOKIE", cookie, 1)
+            made = pa_context_new_with_proplist(api, name, properties?.handle)
+            if let before { setenv("PULSE_COOKIE", before, 1) } else { unsetenv("PULSE_COOKIE") }
+            Self.creation.unlock()
+        } else {
+            made = pa_context_new_with_proplist(api, name, properties?.handle)
+        }
+        guard let handle = made else { return nil }
         self.handle = handle
     }
+
+    /// Held while a context is created with a cookie of its own.
+    private static let creation = NSLock()
 
     /// Starts connecting to `server` (nil: the default) without spawning one
     /// (`pa_context_connect` with `PA_CONTEXT_NOAUTOSPAWN`).

@@ -30,7 +30,8 @@ extension SessionController {
     private func startContext() -> (any Error)? {
         let properties = PulsePropertyList()
         properties.set(PulsePropertyList.applicationName, to: options.applicationName)
-        guard let context = PulseContext(api: mainloop.api, name: options.applicationName, properties: properties) else {
+        guard let context = PulseContext(api: mainloop.api, name: options.applicationName, properties: properties,
+                                         cookie: options.cookie) else {
             return AudioServerUnavailable(server: options.server, reason: "libpulse could not create a context")
         }
         self.context = context

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import Testing
 import TestSupport
@@ -25,6 +26,36 @@ import TestSupport
         let refused = try pactlInfo(server: address, cookie: stranger)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("Access denied"), "\(refused.stderr)")
+    }
+
+    @Test("a session shows the cookie its options name, and one without the server's cookie is refused in one sentence")
+    func sessionCookie() async throws {
+        let directory = try Fixtures.temporaryDirectory("parley-remote-session")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = PrivateAudioServer(directory: directory.path)
+        let (address, cookie) = try (try? server.startOverTCP(port: Int.random(in: 49_152...60_000)))
+            ?? server.startOverTCP(port: Int.random(in: 60_001...65_000))
+        defer { try? server.stop() }
+        let variable = ProcessInfo.processInfo.environment["PULSE_COOKIE"]
+
+        let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address) {
+            $0.cookie = cookie
+        }
+        #expect(session.isConnected)
+        try await session.enqueue(Harness.tone(frequency: 440, seconds: 0.1)[0])
+        await session.close()
+        #expect(ProcessInfo.processInfo.environment["PULSE_COOKIE"] == variable, "the variable is put back")
+
+        let stranger = directory.appendingPathComponent("other-cookie").path
+        try Data((0..<256).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: stranger))
+        do {
+            let refused = try await Harness.openSession(source: nil, sink: nil, server: address) { $0.cookie = stranger }
+            await refused.close()
+            Issue.record("a session with another cookie was let in")
+        } catch let error as AudioServerUnavailable {
+            #expect("\(error)".contains("Access denied"), "\(error)")
+            #expect(!"\(error)".contains("\n"))
+        }
     }
 
     private func pactlInfo(server: String, cookie: String) throws -> ProcessRunner.Output {
