@@ -25,11 +25,17 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// commit early (PocketSphinx, a two-language request) ignores it: its final result then
     /// has no `clauses`, and the turn is translated at its end.
     public var commitPolicy: CommitPolicy?
+    /// The microphone this request listens to, when a recognizer hears several at once (a
+    /// room's parties): requests on one channel carry its detector's noise estimate and the
+    /// audio after the last endpoint from one to the next, and never another channel's.
+    /// Nil is the one microphone of a dialogue.
+    public var channel: String?
 
     /// Creates options; the defaults suit a dialogue turn.
     public init(hint: RecognitionHint = .dictation, endpointMilliseconds: Int = 500,
                 startTimeout: Double? = nil, maximumDuration: Double = 60, alternativeCount: Int = 3,
-                commitPolicy: CommitPolicy? = nil) {
+                commitPolicy: CommitPolicy? = nil, channel: String? = nil) {
+        self.channel = channel
         self.hint = hint
         self.endpointMilliseconds = endpointMilliseconds
         self.startTimeout = startTimeout

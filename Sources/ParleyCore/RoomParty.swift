@@ -1,17 +1,20 @@
 /// One party of a room (`parley room PARTY PARTY…`): a person with a language, and the
 /// microphone, speaker and audio server they are reached on.
 ///
-/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS]`, the address as PulseAudio
-/// writes it (`tcp:host:port`, `tcp6:[::1]:4713`, `unix:/path`, or a host name). What is left
-/// out is the default server and its default devices.
+/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH]`, the address as
+/// PulseAudio writes it (`tcp:host:port`, `tcp6:[::1]:4713`, `unix:/path`, or a host name) and
+/// the cookie the file that server authenticates its clients with. What is left out is the
+/// default server, its default devices and libpulse's own cookie.
 public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
     public var locale: LocaleTag
     public var source: String?
     public var sink: String?
     public var server: String?
+    public var cookie: String?
 
-    public init(locale: LocaleTag, source: String? = nil, sink: String? = nil, server: String? = nil) {
-        (self.locale, self.source, self.sink, self.server) = (locale, source, sink, server)
+    public init(locale: LocaleTag, source: String? = nil, sink: String? = nil, server: String? = nil,
+                cookie: String? = nil) {
+        (self.locale, self.source, self.sink, self.server, self.cookie) = (locale, source, sink, server, cookie)
     }
 
     /// Reads one PARTY argument; the error says, in one sentence, what is wrong with it.
@@ -24,16 +27,17 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         var seen: Set<String> = []
         for field in fields {
             guard let equals = field.firstIndex(of: "=") else {
-                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server)")
+                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server, cookie)")
             }
             let key = String(field[..<equals]).trimmingCharacters(in: .whitespaces)
             let value = String(field[field.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server)") }
+            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server, cookie)") }
             guard seen.insert(key).inserted else { throw .init(text, "\(key) is given twice") }
             guard !value.isEmpty else { throw .init(text, "\(key) is empty") }
             switch key {
             case "source": source = value
             case "sink": sink = value
+            case "cookie": cookie = value
             default:
                 guard Self.isServerAddress(value) else {
                     throw .init(text, "'\(value)' is not a server address (tcp:HOST:PORT, unix:/PATH or a host name)")
@@ -43,7 +47,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static let keys: Set<String> = ["source", "sink", "server"]
+    static let keys: Set<String> = ["source", "sink", "server", "cookie"]
 
     /// Whether `address` is written as PulseAudio writes a server: `unix:` with an absolute
     /// path, `tcp:`/`tcp4:`/`tcp6:` with a host and an optional port, or a bare host name.
@@ -76,6 +80,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         if let source { text += ",source=\(source)" }
         if let sink { text += ",sink=\(sink)" }
         if let server { text += ",server=\(server)" }
+        if let cookie { text += ",cookie=\(cookie)" }
         return text
     }
 }

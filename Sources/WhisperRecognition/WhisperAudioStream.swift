@@ -16,11 +16,14 @@ final class WhisperAudioStream: @unchecked Sendable {  // one request holds it a
 
     let detector: SpeechActivityDetector
     let hangoverFrames: Int
+    /// The microphone it listens to (`RecognitionOptions.channel`, "" for the one of a dialogue).
+    let channel: String
     var leftover: [Int16] = []
     private var preroll: [Int16] = []
 
-    init(hangoverFrames: Int) throws {
+    init(hangoverFrames: Int, channel: String = "") throws {
         self.hangoverFrames = hangoverFrames
+        self.channel = channel
         detector = try SpeechActivityDetector(postSpeechFrames: hangoverFrames)
     }
 

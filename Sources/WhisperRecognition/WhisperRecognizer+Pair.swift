@@ -20,7 +20,7 @@ extension WhisperRecognizer: LanguagePairRecognizer {
         for locale in [first, second] where !knows(locale) {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
-        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds, channel: options.channel ?? "")
         return WhisperRequest(recognizer: self, language: ModelLanguageCode.whisper(first.language), options: options,
                               stream: stream, pairLanguage: ModelLanguageCode.whisper(second.language))
     }

@@ -87,7 +87,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     let languages = Mutex<Set<String>?>(nil)
     private let startFailure = Mutex<(any Error)?>(nil)
     private let phraseList: Mutex<[String]>
-    private let streams = Mutex<WhisperAudioStream?>(nil)
+    /// The detector kept for the next request, per channel (`RecognitionOptions.channel`, "" for none).
+    private let streams = Mutex<[String: WhisperAudioStream]>([:])
     private let lexiconSource: @Sendable (String) -> WordLexicon?
     private let lexicons = Mutex<[String: Task<WordLexicon?, Never>]>([:])
     private let secondOpinions = Mutex(0)
@@ -167,7 +168,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         guard knows(locale) else {
             throw RecognitionError.unsupportedLocale(locale, installed: await supportedLocales())
         }
-        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds)
+        let stream = try takeStream(fresh: newStream, endpoint: options.endpointMilliseconds, channel: options.channel ?? "")
         if tuning.secondOpinion { _ = lexiconTask(language) }  // read while the person speaks
         return WhisperRequest(recognizer: self, language: language, options: options, stream: stream)
     }
@@ -281,14 +282,16 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
 
     // MARK: The detector carried from request to request
 
-    func takeStream(fresh: Bool, endpoint: Int) throws -> WhisperAudioStream {
+    func takeStream(fresh: Bool, endpoint: Int, channel: String = "") throws -> WhisperAudioStream {
         let hangover = tuning.hangoverMilliseconds(endpoint: endpoint) / 10
-        if !fresh, let kept = streams.withLock({ $0.take() }), kept.hangoverFrames == hangover { return kept }
-        return try WhisperAudioStream(hangoverFrames: hangover)
+        if !fresh, let kept = streams.withLock({ $0.removeValue(forKey: channel) }), kept.hangoverFrames == hangover {
+            return kept
+        }
+        return try WhisperAudioStream(hangoverFrames: hangover, channel: channel)
     }
 
-    /// Keeps `stream` for the next request that continues it.
+    /// Keeps `stream` for the next request on its channel.
     func returnStream(_ stream: WhisperAudioStream) {
-        streams.withLock { $0 = stream }
+        streams.withLock { $0[stream.channel] = stream }
     }
 }

@@ -17,7 +17,7 @@ struct Parley: AsyncParsableCommand {
             which locales can be recognized, spoken and translated.
             """,
         subcommands: [
-            DialogueCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
+            DialogueCommand.self, RoomCommand.self, DoctorCommand.self, LanguagesCommand.self, DevicesCommand.self, ListenCommand.self,
             SayCommand.self, VoicesCommand.self, TranslateCommand.self, DictCommand.self, GlossaryCommand.self, ModelsCommand.self,
         ],
         defaultSubcommand: DialogueCommand.self

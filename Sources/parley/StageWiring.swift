@@ -58,10 +58,14 @@ func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRou
 
 /// Apertium, one process per direction.
 private func makeTranslator(_ request: StageRequest) -> ApertiumTranslator {
-    let packages = (try? ApertiumPackageIndex.load(from: request.directories.layered)) ?? ApertiumPackageIndex()
-    let cleanup = (try? TranslationCleanup.load(from: request.directories.layered)) ?? TranslationCleanup()
-    return ApertiumTranslator(locales: request.registry.catalog, packages: packages,
-                              configuration: .init(cleanup: cleanup))
+    makeApertium(request.directories, request.registry)
+}
+
+/// Apertium with the installed packages and the translation clean-up tables.
+func makeApertium(_ directories: DataDirectories, _ registry: LocaleRegistry) -> ApertiumTranslator {
+    let packages = (try? ApertiumPackageIndex.load(from: directories.layered)) ?? ApertiumPackageIndex()
+    let cleanup = (try? TranslationCleanup.load(from: directories.layered)) ?? TranslationCleanup()
+    return ApertiumTranslator(locales: registry.catalog, packages: packages, configuration: .init(cleanup: cleanup))
 }
 
 /// Starts both directions now, so the first sentence does not pay for loading
@@ -75,8 +79,12 @@ private func prepareTranslations(_ translator: ApertiumTranslator, _ request: St
 
 /// eSpeak NG with the locale, gender and pronunciation tables of both sides' languages.
 private func makeSynthesizer(_ request: StageRequest) -> ESpeakSynthesizer? {
-    let directories = request.directories
-    let overrides = loadPronunciationOverrides(directories, languages: request.locales.map(\.language))
+    makeESpeak(request.directories, languages: request.locales.map(\.language))
+}
+
+/// eSpeak NG with the pronunciation dictionaries of `languages`.
+func makeESpeak(_ directories: DataDirectories, languages: [String]) -> ESpeakSynthesizer? {
+    let overrides = loadPronunciationOverrides(directories, languages: languages)
     return try? ESpeakSynthesizer(dataDirectories: directories.layered, overrides: overrides)
 }
 
@@ -85,10 +93,16 @@ private func makeSynthesizer(_ request: StageRequest) -> ESpeakSynthesizer? {
 /// the dialogue says so itself.
 private func makeRecognizer(_ request: StageRequest) async -> (RecognizerRouter?, [String]) {
     guard !request.command.typedOnly else { return (nil, []) }
+    return await startRecognizers(request.command.recognition, request.directories, request.registry,
+                                  locales: request.locales, endpointMilliseconds: request.command.endpointMilliseconds)
+}
+
+/// The recognizer router `choice` asks for, with the engine of each of `locales` started now.
+func startRecognizers(_ choice: RecognitionChoiceOptions, _ directories: DataDirectories, _ registry: LocaleRegistry,
+                      locales: [LocaleTag], endpointMilliseconds: Int) async -> (RecognizerRouter?, [String]) {
     let router: RecognizerRouter
     do {
-        router = try makeRecognizerRouter(request.command.recognition, directories: request.directories,
-                                          priorities: request.registry.priorities)
+        router = try makeRecognizerRouter(choice, directories: directories, priorities: registry.priorities)
     } catch {
         return (nil, ["speech cannot be recognized: \(error)"])
     }
@@ -96,9 +110,9 @@ private func makeRecognizer(_ request: StageRequest) async -> (RecognizerRouter?
     if let whisper = router.whisper {
         do { try await whisper.start() } catch { limitations.append("Whisper recognition is unavailable: \(error)") }
     }
-    for locale in Set(request.locales) where await router.engine(for: locale) == .pocketsphinx {
+    for locale in Set(locales) where await router.engine(for: locale) == .pocketsphinx {
         do {
-            try await router.pocketsphinx?.preload(locale, endpointMilliseconds: request.command.endpointMilliseconds)
+            try await router.pocketsphinx?.preload(locale, endpointMilliseconds: endpointMilliseconds)
         } catch {
             limitations.append("speech in \(locale) cannot be recognized: \(error)")
         }

@@ -1,7 +1,7 @@
 import ParleyCore
 import Testing
 
-/// The PARTY arguments of `parley room`: `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS]`.
+/// The PARTY arguments of `parley room`: `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH]`.
 @Suite struct RoomPartyTests {
     @Test("a locale alone is the default server and its default devices")
     func localeAlone() throws {
@@ -12,11 +12,12 @@ import Testing
 
     @Test("each key sets its device or server, in any order, and the party reads back as written")
     func keys() throws {
-        let party = try RoomParty(parsing: "es-ES,sink=headset_b,server=tcp:127.0.0.1:4713,source=headset_b.monitor")
+        let party = try RoomParty(parsing: "es-ES,sink=headset_b,cookie=/tmp/b/cookie,server=tcp:127.0.0.1:4713,source=headset_b.monitor")
         #expect(party.locale == LocaleTag("es-ES")!)
         #expect(party.source == "headset_b.monitor")
         #expect(party.sink == "headset_b")
         #expect(party.server == "tcp:127.0.0.1:4713")
+        #expect(party.cookie == "/tmp/b/cookie")
         #expect(try RoomParty(parsing: party.description) == party)
     }
 
@@ -30,7 +31,7 @@ import Testing
     @Test("a bad argument is refused with one sentence that names it and says why",
           arguments: [("", "no locale"), (",sink=x", "no locale"), ("english!", "is not a locale"),
                       ("en-US,sink", "is not KEY=VALUE"), ("en-US,speaker=x", "'speaker' is not a key"),
-                      ("en-US,sink=a,sink=b", "sink is given twice"), ("en-US,source=", "source is empty"),
+                      ("en-US,sink=a,sink=b", "sink is given twice"), ("en-US,source=", "source is empty"), ("en-US,cookie=", "cookie is empty"),
                       ("en-US,server=tcp:host:99999", "is not a server address"), ("en-US,server=unix:relative", "is not a server address"),
                       ("en-US,server=tcp6:[::1", "is not a server address"), ("en-US,server=a:b:c", "is not a server address")])
     func refused(argument: String, expected: String) {

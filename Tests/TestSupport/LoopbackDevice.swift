@@ -46,17 +46,18 @@ public final class Recording: Sendable {
     private let process: Process
     private let file: String
 
-    /// Starts recording any source, as `LoopbackDevice.startRecording` records its monitor.
-    public convenience init(source: String) throws {
-        try self.init(monitor: source)
+    /// Starts recording any source, as `LoopbackDevice.startRecording` records its monitor;
+    /// `environment` (`PULSE_SERVER`, `PULSE_COOKIE`) for a server other than the test server.
+    public convenience init(source: String, environment: [String: String]? = nil) throws {
+        try self.init(monitor: source, environment: environment)
     }
 
-    init(monitor: String) throws {
+    init(monitor: String, environment: [String: String]? = nil) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).raw").path
         process = try ProcessRunner.start(
             ["parec", "--device=\(monitor)", "--raw", "--rate=16000", "--channels=1", "--format=s16le",
              "--latency-msec=10", file],
-            environment: TestAudioServer.environment())
+            environment: environment ?? TestAudioServer.environment())
         self.file = file
         // A null sink's monitor delivers silence as soon as the stream runs: the file grows.
         let deadline = Date().addingTimeInterval(20)

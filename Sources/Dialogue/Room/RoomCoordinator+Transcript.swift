@@ -1,0 +1,49 @@
+import ParleyCore
+
+/// The room's transcript: one JSON line per utterance, written once its translations are
+/// known (before they are spoken, so a crash while speaking loses none of it):
+///
+/// ```json
+/// {"room":true,"utterance":1,"party":1,"locale":"en-US","input":"speech","text":"Where is the station?",
+///  "confidence":0.91,"speech_start":3.2,"speech_end":4.9,"recognized":5.6,
+///  "translations":[{"parties":[2],"locale":"fr-FR","text":"Où est la gare ?","pivots":[],"unknown_words":[],
+///  "translated":5.7}],"away":[]}
+/// ```
+///
+/// Times are seconds on the room's clock. `away` names the parties who were away when it
+/// was said: they did not hear it.
+extension RoomCoordinator {
+    func writeTranscript(_ utterance: RoomUtterance, _ translations: [RoomTranslation]) {
+        var json = JSONLine()
+        json.field("room", object: "true")
+        json.field("utterance", number: Double(utterance.number))
+        json.field("party", number: Double(utterance.party))
+        json.field("locale", string: utterance.locale.description)
+        json.field("input", string: utterance.input.rawValue)
+        json.field("text", string: utterance.text)
+        json.field("confidence", number: utterance.confidence)
+        json.field("speech_start", number: utterance.speechStart)
+        json.field("speech_end", number: utterance.speechEnd)
+        json.field("recognized", number: utterance.recognized)
+        json.field("translations", object: "[" + translations.map(Self.line).joined(separator: ",") + "]")
+        let away = parties.indices.filter { parties[$0].away }.map { String($0 + 1) }
+        json.field("away", object: "[" + away.joined(separator: ",") + "]")
+        switch transcript.append(json.finished) {
+        case .written, .stillFailing: break
+        case let .failed(error): emit(.error("\(error)"))
+        case let .caughtUp(lines): emit(.notice("the transcript is written again (\(lines) waiting lines with it)"))
+        }
+    }
+
+    private static func line(_ translation: RoomTranslation) -> String {
+        var json = JSONLine()
+        json.field("parties", object: "[" + translation.parties.map(String.init).joined(separator: ",") + "]")
+        json.field("locale", string: translation.locale.description)
+        if let text = translation.text { json.field("text", string: text) } else { json.field("text", object: "null") }
+        json.field("pivots", strings: translation.pivots)
+        json.field("unknown_words", strings: translation.unknownWords)
+        if let failure = translation.failure { json.field("failure", string: failure) }
+        json.field("translated", number: translation.translated)
+        return json.finished
+    }
+}

@@ -1,0 +1,213 @@
+import ArgumentParser
+import Audio
+import Dialogue
+import Foundation
+import Locales
+import Logging
+import ParleyCore
+import Recognition
+import REPL
+import Synthesis
+import Translation
+import WhisperRecognition
+
+/// `parley room PARTY PARTY [PARTY…]`: a conversation of two or more people, each with their
+/// own microphone and speaker, on this machine's audio server or another's.
+struct RoomCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "room",
+        abstract: "Start a room: two or more people, each with their own microphone and speaker, each in their own language.",
+        discussion: """
+            Each PARTY is LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE]: the \
+            language the person speaks and hears, their microphone and speaker (see `parley devices`), \
+            the audio server they are on (tcp:HOST:PORT for another machine, unix:/PATH) and the \
+            cookie file that server wants. Left out: --server (or the default server), its default \
+            devices, libpulse's own cookie. Every party is heard all the time, and what each says \
+            is translated into every other party's language and spoken on their speaker. Two \
+            parties never share a microphone: each needs a headset, or a speaker their microphone \
+            does not hear. A party whose server goes away is marked away and comes back with it; \
+            the room goes on. Type @N TEXT to say TEXT as party N, :help for the commands; with \
+            standard input not a terminal, each line waits until what came before it was spoken. \
+            Parley opens no port: a server on another machine is opened there (docs/rooms.md).
+            """,
+        aliases: ["meeting"])
+
+    @Argument(help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
+                                 valueName: "party"))
+    var parties: [String] = []
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var recognition: RecognitionChoiceOptions
+
+    @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per utterance) to this file.", valueName: "file"))
+    var transcript: String?
+
+    @Option(name: .customLong("endpoint-ms"), parsing: .unconditional,
+            help: ArgumentHelp("Trailing silence that ends an utterance.", valueName: "ms"))
+    var endpointMilliseconds = 500
+
+    @Flag(name: .customLong("no-transcript"), help: "Write no transcript.")
+    var noTranscript = false
+
+    @Flag(name: .customLong("no-history"), help: "Keep no input history.")
+    var noHistory = false
+
+    func validate() throws {
+        guard (50...10_000).contains(endpointMilliseconds) else {
+            throw ValidationError("--endpoint-ms must be between 50 and 10000 milliseconds")
+        }
+        if noTranscript, transcript != nil {
+            throw ValidationError("--transcript and --no-transcript cannot be used together")
+        }
+        guard parties.count >= 2 else {
+            throw ValidationError("a room needs two parties or more, as in `parley room en-US,source=a.monitor,sink=a fr-FR,source=b.monitor,sink=b`")
+        }
+        if common.source != nil || common.sink != nil {
+            throw ValidationError("--source and --sink name one microphone and one speaker; give each party its own, as in en-US,source=NAME,sink=NAME")
+        }
+        let members = try readParties()
+        let server = common.server
+        var microphones: [String: Int] = [:]
+        for (index, party) in members.enumerated() {
+            let place = Self.microphone(of: party, defaultServer: server)
+            if let first = microphones[place] {
+                throw ValidationError("parties \(first) and \(index + 1) would share one microphone (\(Self.describe(place))): each needs their own source=, or each would hear the other's words as theirs")
+            }
+            microphones[place] = index + 1
+            if let cookie = party.cookie, !FileManager.default.isReadableFile(atPath: (cookie as NSString).expandingTildeInPath) {
+                throw ValidationError("party \(index + 1)'s cookie \(cookie) cannot be read: give the file the server at \(party.server ?? "the default server") authenticates with")
+            }
+        }
+    }
+
+    /// The PARTY arguments, read; a bad one is refused in one sentence.
+    private func readParties() throws -> [RoomParty] {
+        do {
+            return try parties.map { text throws(RoomPartyError) in try RoomParty(parsing: text) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Which microphone a party hears: its server and source, defaults named as such.
+    private static func microphone(of party: RoomParty, defaultServer: String?) -> String {
+        "\(party.server ?? defaultServer ?? "")\u{1F}\(party.source ?? "")"
+    }
+
+    private static func describe(_ microphone: String) -> String {
+        let parts = microphone.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        let source = parts[1].isEmpty ? "the default source" : parts[1]
+        let server = parts[0].isEmpty ? "the default server" : parts[0]
+        return "\(source) of \(server)"
+    }
+
+    func run() async throws {
+        try await reportingFailure {
+            let directories = try common.directories()
+            let inventory = try await Inventory.gather(common)
+            let registry = inventory.locales
+            let members = try readParties()
+            var locales: [LocaleTag] = []
+            for party in members {
+                let locale = try registry.resolve(party.locale.description)
+                try UnservedLocale.check(locale, in: inventory)
+                locales.append(locale)
+            }
+            let stages = try await openRoom(members, directories, registry, locales: locales)
+            let writer: TranscriptWriter?
+            do {
+                writer = try openTranscript(directories)
+            } catch {
+                await stages.shutdown()
+                throw error
+            }
+            defer { if transcript == nil { writer?.removeIfNothingWritten() } }
+            let room = RoomCoordinator(stages: stages, transcript: writer, endpointMilliseconds: endpointMilliseconds)
+            let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
+            try await RoomRepl(room: room, options: .detect(historyFile: history)).run()
+        }
+    }
+
+    /// Every party's audio session, opened now (a party who cannot be reached ends the room
+    /// before it starts, in one sentence), and the engines they share.
+    private func openRoom(_ members: [RoomParty], _ directories: DataDirectories, _ registry: LocaleRegistry,
+                          locales: [LocaleTag]) async throws -> RoomStages {
+        let translator = makeApertium(directories, registry)
+        let synthesizer = makeESpeak(directories, languages: Array(Set(locales.map(\.language))))
+        async let recognizers = startRecognizers(recognition, directories, registry, locales: locales,
+                                                 endpointMilliseconds: endpointMilliseconds)
+        var sessions: [AudioSession] = []
+        var failure: (any Error)?
+        for (index, party) in members.enumerated() {
+            var options = common.audioSessionOptions()
+            options.server = party.server ?? common.server
+            options.source = party.source
+            options.sink = party.sink
+            options.cookie = party.cookie.map { ($0 as NSString).expandingTildeInPath }
+            let session = AudioSession(options: options, logger: Logger(label: "parley.audio.party\(index + 1)"))
+            do {
+                try await session.open()
+                sessions.append(session)
+            } catch {
+                failure = PartyUnreachable(party: index + 1, server: options.server, reason: "\(error)")
+                break
+            }
+        }
+        // Every pair, both ways, so the first utterance does not wait for Apertium to load.
+        for source in Set(locales) {
+            for target in Set(locales) where source.language != target.language {
+                try? await translator.prepare(from: source, to: target)
+            }
+        }
+        let (router, limitations) = await recognizers
+        let opened = sessions
+        let shutdown: @Sendable () async -> Void = {
+            for session in opened { await session.close() }
+            await translator.shutdown()
+            await router?.whisper?.worker.shutdown()
+        }
+        if let failure {
+            await shutdown()
+            throw failure
+        }
+        let server = common.server
+        let roomMembers = members.indices.map { index in
+            RoomMember(locale: locales[index], source: sessions[index], sink: sessions[index], audioEvents: sessions[index].events,
+                       place: members[index].server ?? server ?? "the default server")
+        }
+        return RoomStages(members: roomMembers, recognizer: router,
+                          translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: directories.user)),
+                          synthesizer: synthesizer, limitations: limitations, shutdown: shutdown)
+    }
+
+    /// A party's audio server could not be reached when the room opened.
+    struct PartyUnreachable: Error, CustomStringConvertible {
+        var party: Int
+        var server: String?
+        var reason: String
+        var description: String { "party \(party) cannot be reached on \(server ?? "the default server"): \(reason)" }
+    }
+
+    /// A refusal before the room starts, in one sentence.
+    struct StartRefused: Error, CustomStringConvertible { var description: String }
+
+    /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
+    private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
+        guard !noTranscript else { return nil }
+        if let transcript {
+            do {
+                return try TranscriptWriter(path: transcript)
+            } catch let refused as TranscriptError {
+                throw StartRefused(description: refused.atStartDescription)
+            }
+        }
+        let path = TranscriptWriter.defaultPath(stateDirectory: directories.state)
+        do {
+            return try TranscriptWriter(path: path)
+        } catch {
+            printError("\(error); continuing without a transcript")
+            return nil
+        }
+    }
+}

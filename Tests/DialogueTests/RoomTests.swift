@@ -1,0 +1,164 @@
+import Dialogue
+import Foundation
+import ParleyCore
+import ParleyCoreFakes
+import Synchronization
+import Testing
+
+/// The room's logic on fake stages: each party a `FakeAudio` of its own.
+@Suite("Room")
+struct RoomTests {
+    static let english = LocaleTag("en-US")!, french = LocaleTag("fr-FR")!, spanish = LocaleTag("es-ES")!
+    static let mexican = LocaleTag("es-MX")!
+
+    /// A room of fakes, its events recorded.
+    final class Rig: Sendable {
+        let audios: [FakeAudio]
+        let recognizer: FakeRecognizer
+        let translator = FakeTranslator()
+        let synthesizer = FakeSynthesizer(chunksPerUtterance: 2)
+        let room: RoomCoordinator
+        let lost: [AsyncStream<AudioEvent>.Continuation]
+        private let recorded = Mutex<[RoomEvent]>([])
+
+        init(_ locales: [LocaleTag], transcript: TranscriptWriter? = nil, microphones: Bool = false) {
+            audios = locales.map { _ in FakeAudio() }
+            recognizer = FakeRecognizer(locales: microphones ? locales : [])
+            var streams: [AsyncStream<AudioEvent>] = []
+            var continuations: [AsyncStream<AudioEvent>.Continuation] = []
+            for _ in locales {
+                let (stream, continuation) = AsyncStream.makeStream(of: AudioEvent.self)
+                streams.append(stream)
+                continuations.append(continuation)
+            }
+            lost = continuations
+            let members = locales.indices.map {
+                RoomMember(locale: locales[$0], source: audios[$0], sink: audios[$0], audioEvents: streams[$0],
+                           place: "server \($0 + 1)")
+            }
+            room = RoomCoordinator(stages: RoomStages(members: members, recognizer: recognizer, translator: translator,
+                                                      synthesizer: synthesizer), transcript: transcript)
+            let events = room.events
+            Task { [recorded] in for await event in events { recorded.withLock { $0.append(event) } } }
+        }
+
+        var events: [RoomEvent] { recorded.withLock { $0 } }
+
+        func translations(of number: Int) -> [RoomTranslation] {
+            events.compactMap { if case let .translated(n, translation) = $0, n == number { translation } else { nil } }
+        }
+
+        func waitFor(_ what: String, _ condition: () -> Bool) async throws {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition() {
+                guard Date() < deadline else { throw Timeout(what: what, events: events) }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+
+        struct Timeout: Error, CustomStringConvertible {
+            var what: String
+            var events: [RoomEvent]
+            var description: String { "timed out waiting for \(what); events: \(events)" }
+        }
+    }
+
+    @Test("a typed line is translated once per language of the others and spoken to each of them, not to its speaker")
+    func fanOut() async throws {
+        let rig = Rig([Self.english, Self.french, Self.spanish, Self.mexican])
+        await rig.room.start()
+        await rig.room.type("Good morning", as: 1)
+        await rig.room.waitUntilSettled()
+        let translations = rig.translations(of: 1)
+        // es-ES and es-MX are one language: one translation, heard by both.
+        #expect(translations.map(\.parties) == [[2], [3, 4]])
+        #expect(translations.map(\.text) == [FakeTranslator.translation(of: "Good morning", to: Self.french),
+                                             FakeTranslator.translation(of: "Good morning", to: Self.spanish)])
+        #expect(rig.translator.translated == ["Good morning", "Good morning"])
+        #expect(rig.audios[0].playedChunks.isEmpty, "the speaker does not hear their own words")
+        for party in 1...3 { #expect(rig.audios[party].playedChunks.count == 2, "party \(party + 1) heard the translation") }
+        let spoken = Set(rig.synthesizer.utterances.map(\.text))
+        #expect(spoken == Set(translations.compactMap(\.text)))
+        await rig.room.stop()
+    }
+
+    @Test("a party who speaks is heard on their own microphone, in their own language, and the others hear it")
+    func spokenUtterance() async throws {
+        let rig = Rig([Self.english, Self.french], microphones: true)
+        await rig.room.start()
+        let result = RecognitionResult(text: "Bonjour à tous", confidence: 0.8, isFinal: true)
+        rig.recognizer.script([[.speechStarted(at: 0.1)], [.partial("Bonjour")], [.speechEnded(at: 0.3), .final(result)]])
+        for _ in 0..<3 { _ = rig.audios[1].feed() }
+        try await rig.waitFor("the French utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
+        await rig.room.waitUntilSettled()
+        let heard = try #require(rig.events.compactMap { if case let .heard(utterance) = $0 { utterance } else { nil } }.first)
+        #expect(heard.party == 2 && heard.locale == Self.french && heard.input == .speech && heard.confidence == 0.8)
+        #expect(heard.speechStart < heard.speechEnd)
+        #expect(rig.recognizer.requests.first?.locale == Self.french)
+        #expect(rig.recognizer.requests.first?.options.channel == "party 2", "each party's detector is its own")
+        #expect(rig.translations(of: 1).map(\.parties) == [[1]])
+        #expect(rig.audios[0].playedChunks.count == 2 && rig.audios[1].playedChunks.isEmpty)
+        await rig.room.stop()
+    }
+
+    @Test("a party whose server is lost is away: the room goes on without speaking to them, and they come back with it")
+    func awayAndBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("room-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.jsonl").path
+        let rig = Rig([Self.english, Self.french, Self.spanish], transcript: try TranscriptWriter(path: path))
+        await rig.room.start()
+        rig.lost[2].yield(.serverLost("Connection terminated"))
+        try await rig.waitFor("party 3 away") { rig.events.contains(.away(party: 3, reason: "Connection terminated")) }
+        #expect(await rig.room.isAway(3))
+        await rig.room.type("Where is the station?", as: 1)
+        await rig.room.waitUntilSettled()
+        #expect(rig.events.contains(.notSpoken(number: 1, party: 3, reason: "party 3 is away")))
+        #expect(rig.audios[2].playedChunks.isEmpty && rig.audios[1].playedChunks.count == 2)
+
+        rig.lost[2].yield(.reconnected)
+        try await rig.waitFor("party 3 back") { rig.events.contains(.back(party: 3)) }
+        await rig.room.type("Merci", as: 2)
+        await rig.room.waitUntilSettled()
+        #expect(rig.audios[2].playedChunks.count == 2, "back, party 3 hears the next utterance")
+        await rig.room.stop()
+
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try #require(lines.count == 2, "every utterance once")
+        #expect(lines.map { $0["text"] as? String } == ["Where is the station?", "Merci"])
+        #expect(lines.map { $0["party"] as? Int } == [1, 2])
+        #expect(lines[0]["away"] as? [Int] == [3] && lines[1]["away"] as? [Int] == [])
+        let translations = try #require(lines[0]["translations"] as? [[String: Any]])
+        #expect(translations.map { $0["parties"] as? [Int] } == [[2], [3]], "the away party's translation is written too")
+        #expect(translations.map { $0["locale"] as? String } == ["fr-FR", "es-ES"])
+    }
+
+    @Test("when a party's server goes while they speak, what was heard until then is their utterance")
+    func lostMidUtterance() async throws {
+        let rig = Rig([Self.english, Self.french], microphones: true)
+        await rig.room.start()
+        rig.recognizer.script([[.speechStarted(at: 0.1)], [.partial("the train leaves")]])
+        rig.recognizer.finishWith(RecognitionResult(text: "the train leaves at", confidence: 0.7, isFinal: true))
+        _ = rig.audios[0].feed()
+        _ = rig.audios[0].feed()
+        try await rig.waitFor("the partial") { rig.events.contains(.partial(party: 1, text: "the train leaves")) }
+        rig.lost[0].yield(.serverLost("Connection refused"))
+        try await rig.waitFor("the utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
+        await rig.room.waitUntilSettled()
+        let texts = rig.events.compactMap { if case let .heard(utterance) = $0 { utterance.text } else { nil } }
+        #expect(texts == ["the train leaves at"])
+        #expect(rig.audios[1].playedChunks.count == 2, "the French party hears it")
+        await rig.room.stop()
+    }
+
+    @Test("a typed line for a party that does not exist is refused in one sentence")
+    func noSuchParty() async {
+        let rig = Rig([Self.english, Self.french])
+        await rig.room.start()
+        await rig.room.type("Hello", as: 3)
+        await rig.room.stop()
+        #expect(rig.events.contains(.error("there is no party 3 (parties 1–2)")))
+        #expect(rig.translator.translated.isEmpty)
+    }
+}
