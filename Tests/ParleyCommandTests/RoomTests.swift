@@ -65,10 +65,11 @@ struct RoomTests {
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
-    /// The text after `prefix` on the first line that starts with it, without the notes after
-    /// it: `(heard, confidence 91%)`, `(typed)`, `(through es)`, `(unknown: …)`.
-    private func text(after prefix: String, in run: DialogueRun) throws -> String {
-        let line = try #require(run.lines.first { $0.hasPrefix(prefix) }, "no line '\(prefix)…' in:\n\(run.stdout)")
+    /// The text after `prefix` on the first (or last) line that starts with it, without the notes
+    /// after it: `(heard, confidence 91%)`, `(typed)`, `(through es)`, `(unknown: …)`.
+    private func text(after prefix: String, in run: DialogueRun, last: Bool = false) throws -> String {
+        let lines = run.lines.filter { $0.hasPrefix(prefix) }
+        let line = try #require(last ? lines.last : lines.first, "no line '\(prefix)…' in:\n\(run.stdout)")
         return String(line.dropFirst(prefix.count))
             .replacingOccurrences(of: #"( \((heard|typed|through |unknown: )[^)]*\))+$"#, with: "", options: .regularExpression)
     }
@@ -170,7 +171,7 @@ struct RoomTests {
         try run.waitForLine(timeout: 60) { $0 == "party 3: es-ES, here" }
         let spanish = try heardInSpanish.stop(after: HeardSpeech.tail)
         #expect(try run.finish() == 0, "\(run.stderr)")
-        let toSpanish = try text(after: "→ 3 es-ES: ", in: run)
+        let toSpanish = try text(after: "→ 3 es-ES: ", in: run, last: true)
         #expect(toSpanish == (try ApertiumReference.cleaned("fr-es", "Bonjour, je voudrais un café.")))
         try expectSpeech(spanish, saying: toSpanish, locale: "es-ES", in: directory)
 
