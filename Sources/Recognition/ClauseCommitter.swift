@@ -28,6 +28,12 @@ public import ParleyCore
 ///   sentence. Under LocalAgreement, a hypothesis whose last word ends more than
 ///   `earlyStop` before the end of the audio while the detector still hears speech is
 ///   neither agreed with nor kept: the next one is compared with the last whole one.
+/// - **A last word stretched to the end of the audio is cut back.** While the person goes
+///   on, the alignment of a hypothesis's last word often takes in the speech after it that
+///   the decode did not write (one read "… still more" with "more" lasting until the words
+///   after it had been said). Its end is taken as at most `longestWord` for its letters:
+///   a window that slid to the stretched end, or words dropped as lying before it, would
+///   lose what was said there; and a hypothesis that stopped early then reads as such.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.
@@ -58,6 +64,10 @@ public struct ClauseCommitter: Sendable {
     public static let windowLead = 0.1
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
+
+    /// The longest a word of `letters` letters is taken to last, in seconds: 0.3 s and 0.12 s
+    /// a letter, half again as slow as careful speech.
+    public static func longestWord(letters: Int) -> Double { 0.3 + 0.12 * Double(letters) }
 
     public let policy: CommitPolicy
     /// AlignAtt's margin, in seconds.
@@ -96,7 +106,12 @@ public struct ClauseCommitter: Sendable {
     /// Takes one decode's words (times on the utterance's axis) of audio heard until
     /// `heardUntil`; returns the clauses this closes, each with `committedAt`.
     /// `silent`: the detector heard silence at the end of the decoded audio.
-    public mutating func hypothesis(_ words: [RecognizedWord], heardUntil: Double, silent: Bool = false) -> [RecognizedClause] {
+    public mutating func hypothesis(_ heardWords: [RecognizedWord], heardUntil: Double, silent: Bool = false) -> [RecognizedClause] {
+        var words = heardWords
+        if !silent, var last = words.last {
+            last.end = min(last.end, last.start + Self.longestWord(letters: Self.normalized(last.text).count))
+            words[words.count - 1] = last
+        }
         if policy == .localAgreement, !silent, heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop {
             stoppedEarlyCount += 1
             return []

@@ -63,8 +63,11 @@ struct SimultaneousDialogueTests {
         let words = passage.reference.split(separator: " ").count
         let committedErrors = SpokenWords.errors(text, reference: passage.reference)
         let wholeErrors = SpokenWords.errors(whole.stdout, reference: passage.reference)
+        let placed = clauses.map { clause in
+            "\(clause["source_start"] as? Double ?? -1)–\(clause["source_end"] as? Double ?? -1) '\(clause["text"] as? String ?? "")'"
+        }
         #expect(committedErrors <= wholeErrors + 2,
-                "committed \(committedErrors) errors, whole decode \(wholeErrors), in \(words) words: '\(text)' / '\(whole.stdout)'")
+                "committed \(committedErrors) errors, whole decode \(wholeErrors), in \(words) words: '\(text)' / '\(whole.stdout)'; clauses: \(placed.joined(separator: " | "))")
 
         // Every clause's translation is heard: its stretch of the speaker's recording, placed by
         // the clauses' own speech times from the first sound, read back in Spanish about as well

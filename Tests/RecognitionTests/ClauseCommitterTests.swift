@@ -119,6 +119,30 @@ import Testing
         #expect(committer.clauses.map(\.text) == ["to consider how much there might be"], "the silence after it is a pause")
     }
 
+    @Test("a last word stretched over the speech after it is cut back: the hypothesis reads as stopped early, and no window slides past the speech")
+    func stretchedLastWord() {
+        // "… still more" with "more" aligned until the end of the audio, 2.5 s on, while the
+        // person goes on ("respectable than he was").
+        var stretched = Self.words("and he might have been made still more", from: 0)
+        stretched[stretched.count - 1].end = 4.6
+        var agreement = ClauseCommitter(policy: .localAgreement)
+        _ = agreement.hypothesis(stretched, heardUntil: 4.7)
+        _ = agreement.hypothesis(stretched, heardUntil: 4.7)
+        #expect(agreement.stoppedEarlyCount == 2, "more ends by 2.45 + 0.78 s, far before the audio")
+        #expect(agreement.committed.isEmpty)
+
+        var alignAtt = ClauseCommitter(policy: .alignAtt)
+        let closed = alignAtt.hypothesis(stretched, heardUntil: 4.7)
+        let more = try? #require(alignAtt.committed.last)
+        #expect(more?.text == "more" && (more?.end ?? 9) <= 2.45 + ClauseCommitter.longestWord(letters: 4) + 0.001)
+        // The clause spans 3 s and is cut after "more": the window slides to its end, not to 4.6 s.
+        #expect(closed.count == 1 && alignAtt.windowStart < 3.3, "the window slid to \(alignAtt.windowStart), into the speech after more")
+        // In silence a long last word is left as it is: nothing follows it.
+        var quiet = ClauseCommitter(policy: .alignAtt)
+        _ = quiet.hypothesis(stretched, heardUntil: 6.0, silent: true)
+        #expect(quiet.committed.last?.end == 4.6)
+    }
+
     @Test("a comma, semicolon or colon ends a clause of three words or more, not of fewer")
     func commas() {
         var committer = ClauseCommitter(policy: .localAgreement)
