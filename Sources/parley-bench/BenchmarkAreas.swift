@@ -21,4 +21,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     EchoBenchmark.self,
     BargeInBenchmark.self,
     SimultaneousBenchmark.self,
+    RoomBenchmark.self,
 ]

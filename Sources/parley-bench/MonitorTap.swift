@@ -18,12 +18,14 @@ final class MonitorTap: Sendable {
     private let recorded = Recorded()
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    /// Opens a capture session on `source` and starts recording.
-    init(source: String) async throws {
+    /// Opens a capture session on `source` (of `server` with `cookie`, or the default server)
+    /// and starts recording.
+    init(source: String, server: String? = nil, cookie: String? = nil) async throws {
         var logger = Logger(label: "parley.bench.dialogue")
         logger.logLevel = .warning
-        session = AudioSession(options: AudioSessionOptions(source: source, gatesCaptureDuringPlayback: false),
-                               logger: logger)
+        var options = AudioSessionOptions(server: server, source: source, gatesCaptureDuringPlayback: false)
+        options.cookie = cookie
+        session = AudioSession(options: options, logger: logger)
         try await session.open()
         try await session.startListening()
         let stream = session.capturedChunks
