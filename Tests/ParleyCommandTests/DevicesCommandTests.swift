@@ -52,7 +52,10 @@ import TestSupport
         let match = try #require(try Regex(pattern).wholeMatch(in: row), "\(row)")
         let measured = try #require(match.output[1].substring)
         let milliseconds = try #require(Double(String(measured)))
-        #expect(milliseconds > 0, "a latency was measured on audio that arrived")
+        // Measured on audio that arrived, within the probe's 5 s watchdog. It may round to 0.0 ms:
+        // audio already waiting when the gate opens (a stalled machine delivers it in a burst)
+        // arrives at once.
+        #expect(milliseconds >= 0 && milliseconds < 5_000, "\(row)")
     }
 
     @Test func doctorNamesAMissingSink() throws {
