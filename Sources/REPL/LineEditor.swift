@@ -16,6 +16,18 @@ public protocol LineEditor: AnyObject, Sendable {
     func offerLine(_ text: String)
 }
 
+extension LineEditor {
+    /// Does what a renderer asked for.
+    func perform(_ action: EditorAction) {
+        switch action {
+        case let .line(text): printLine(text)
+        case let .status(text): showStatus(text)
+        case let .prompt(text): setPrompt(text)
+        case let .offer(text): offerLine(text)
+        }
+    }
+}
+
 /// Plain output for standard output that is not a terminal: one line per
 /// call, no prompt, no status, no escape codes.
 public final class PlainEditor: LineEditor, Sendable {

@@ -101,14 +101,7 @@ public actor ReplController {
     /// Shows one event.
     public func render(_ event: DialogueEvent) {
         defer { eventRendered() }
-        for action in renderer.render(event) {
-            switch action {
-            case let .line(text): editor.printLine(text)
-            case let .status(text): editor.showStatus(text)
-            case let .prompt(text): editor.setPrompt(text)
-            case let .offer(text): editor.offerLine(text)
-            }
-        }
+        for action in renderer.render(event) { editor.perform(action) }
     }
 
     /// Handles one input; returns false when the REPL should leave.

@@ -162,21 +162,7 @@ struct DialogueCommand: AsyncParsableCommand {
 
     /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
     private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
-        guard !noTranscript else { return nil }
-        if let transcript {
-            do {
-                return try TranscriptWriter(path: transcript)
-            } catch let refused as TranscriptError {
-                throw StartRefused(description: refused.atStartDescription)
-            }
-        }
-        let path = TranscriptWriter.defaultPath(stateDirectory: directories.state)
-        do {
-            return try TranscriptWriter(path: path)
-        } catch {
-            printError("\(error); continuing without a transcript")
-            return nil
-        }
+        try openTranscriptFile(transcript, none: noTranscript, directories)
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
@@ -218,4 +204,25 @@ private func languagesTable(_ common: CommonOptions) async -> String {
         let rows = LanguagesCommand.rows(try await Inventory.gather(common), all: false)
         return LanguagesCommand.table(rows).trimmingCharacters(in: .newlines)
     } catch { return "cannot list the languages: \(error)" }
+}
+
+/// The transcript writer of a conversation: none with `--no-transcript`; `--transcript FILE`
+/// must open (else the conversation does not start, in one sentence); the default file under
+/// the state directory may fail with a warning.
+func openTranscriptFile(_ path: String?, none: Bool, _ directories: DataDirectories) throws -> TranscriptWriter? {
+    guard !none else { return nil }
+    if let path {
+        do {
+            return try TranscriptWriter(path: path)
+        } catch let refused as TranscriptError {
+            throw DialogueCommand.StartRefused(description: refused.atStartDescription)
+        }
+    }
+    let defaultPath = TranscriptWriter.defaultPath(stateDirectory: directories.state)
+    do {
+        return try TranscriptWriter(path: defaultPath)
+    } catch {
+        printError("\(error); continuing without a transcript")
+        return nil
+    }
 }

@@ -76,7 +76,7 @@ struct RoomCommand: AsyncParsableCommand {
             }
             microphones[place] = index + 1
             if let cookie = party.cookie, !FileManager.default.isReadableFile(atPath: (cookie as NSString).expandingTildeInPath) {
-                throw ValidationError("party \(index + 1)'s cookie \(cookie) cannot be read: give the file the server at \(party.server ?? "the default server") authenticates with")
+                throw ValidationError("party \(index + 1)'s cookie \(cookie) cannot be read: give the file that \(party.server ?? "the default server") authenticates its clients with")
             }
         }
     }
@@ -149,6 +149,10 @@ struct RoomCommand: AsyncParsableCommand {
             do {
                 try await session.open()
                 sessions.append(session)
+            } catch let unavailable as AudioServerUnavailable {
+                failure = PartyUnreachable(party: index + 1, server: options.server,
+                                           reason: "\(unavailable.reason); start that server, or check its address and cookie")
+                break
             } catch {
                 failure = PartyUnreachable(party: index + 1, server: options.server, reason: "\(error)")
                 break
@@ -189,25 +193,8 @@ struct RoomCommand: AsyncParsableCommand {
         var description: String { "party \(party) cannot be reached on \(server ?? "the default server"): \(reason)" }
     }
 
-    /// A refusal before the room starts, in one sentence.
-    struct StartRefused: Error, CustomStringConvertible { var description: String }
-
     /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
     private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
-        guard !noTranscript else { return nil }
-        if let transcript {
-            do {
-                return try TranscriptWriter(path: transcript)
-            } catch let refused as TranscriptError {
-                throw StartRefused(description: refused.atStartDescription)
-            }
-        }
-        let path = TranscriptWriter.defaultPath(stateDirectory: directories.state)
-        do {
-            return try TranscriptWriter(path: path)
-        } catch {
-            printError("\(error); continuing without a transcript")
-            return nil
-        }
+        try openTranscriptFile(transcript, none: noTranscript, directories)
     }
 }

@@ -43,20 +43,11 @@ public actor RoomController {
 
     /// Shows one event.
     public func render(_ event: RoomEvent) {
-        for action in renderer.render(event) { perform(action) }
+        for action in renderer.render(event) { editor.perform(action) }
         renderedEvents += 1
         let due = renderWaiters.filter { $0.count <= renderedEvents }
         renderWaiters.removeAll { $0.count <= renderedEvents }
         due.forEach { $0.continuation.resume() }
-    }
-
-    private func perform(_ action: EditorAction) {
-        switch action {
-        case let .line(text): editor.printLine(text)
-        case let .status(text): editor.showStatus(text)
-        case let .prompt(text): editor.setPrompt(text)
-        case let .offer(text): editor.offerLine(text)
-        }
     }
 
     /// Handles one input; returns false when the REPL should leave.
