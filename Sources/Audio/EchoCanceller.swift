@@ -70,12 +70,22 @@ public struct EchoCanceller: Sendable, Equatable {
     }
 
     /// Unloads this canceller; false when the server no longer had it or could not be reached.
+    /// The module at its index must still be this canceller: pipewire-pulse gives a new module
+    /// the index of one unloaded before, and a second unload (or one after the server lost it)
+    /// would otherwise remove whatever module has that index now.
     @discardableResult
     public func unload(server: String?, timeout: Double = 3) -> Bool {
         guard let connection = try? OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout) else {
             return false
         }
+        let modules = connection.list { context, answer in context.modules(answer) } ?? []
+        guard modules.contains(where: { $0.index == module && isThisCanceller($0) }) else { return false }
         return connection.answer { context, answer in context.unloadModule(module, answer) } ?? false
+    }
+
+    /// Whether `loaded` is this canceller's module, by its source's name.
+    private func isThisCanceller(_ loaded: LoadedModule) -> Bool {
+        loaded.name == "module-echo-cancel" && loaded.arguments.split(separator: " ").contains { $0 == "source_name=\(source)" }
     }
 
     /// The cancellers Parley processes loaded on `server` that are still loaded: module index and owner.

@@ -28,6 +28,25 @@ struct EchoCancellerTests {
         #expect(!canceller.unload(server: nil), "a second unload finds nothing")
     }
 
+    /// pipewire-pulse gives a new module the index of one unloaded before (a CI run's second
+    /// unload removed another test's module that way): here another module holds the index.
+    @Test("unloading removes only the canceller: a module that now holds its index stays")
+    func unloadChecksTheModule() throws {
+        let (microphone, speaker) = (try LoopbackDevice(label: "ecmic3"), try LoopbackDevice(label: "ecspk3"))
+        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.sink)
+        defer { canceller.unload(server: nil) }
+        let name = "parley_index_\(getpid())"
+        let loaded = try ProcessRunner.run(["pactl", "load-module", "module-null-sink", "sink_name=\(name)"],
+                                           environment: TestAudioServer.environment())
+        let index = try #require(UInt32(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(loaded.stderr)")
+        defer { _ = try? ProcessRunner.run(["pactl", "unload-module", "\(index)"], environment: TestAudioServer.environment()) }
+        var stale = canceller
+        stale.module = index
+        #expect(!stale.unload(server: nil), "the module at that index is not the canceller")
+        #expect(try devices("sinks").contains(name), "the other module is still loaded")
+        #expect(canceller.unload(server: nil))
+    }
+
     @Test("a canceller left by a Parley that is gone is removed at the next load; another host's is kept")
     func leftoversAreRemoved() throws {
         let (microphone, speaker) = (try LoopbackDevice(label: "ecmic2"), try LoopbackDevice(label: "ecspk2"))
