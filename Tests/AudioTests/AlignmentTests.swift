@@ -17,8 +17,10 @@ import TestSupport
         #expect(alignment.heardWhole(recording, in: glitched).holds, "\(alignment.heardWhole(recording, in: glitched).description)")
 
         let halfRate = silence + stride(from: 0, to: recording.count, by: 2).map { recording[$0] } + silence
-        #expect(!Alignment(of: recording, in: halfRate).heardWhole(recording, in: halfRate).holds)
+        let atHalfRate = Alignment(of: recording, in: halfRate).heardWhole(recording, in: halfRate)
+        #expect(!atHalfRate.holds, "\(atHalfRate.description)")
         let reversed = silence + recording.reversed() + silence
-        #expect(!Alignment(of: recording, in: reversed).heardWhole(recording, in: reversed).holds)
+        let backwards = Alignment(of: recording, in: reversed).heardWhole(recording, in: reversed)
+        #expect(!backwards.holds, "\(backwards.description)")
     }
 }

@@ -30,6 +30,8 @@ extension RoomCoordinator {
         json.field("away", object: "[" + away.joined(separator: ",") + "]")
         switch transcript.append(json.finished) {
         case .written, .stillFailing: break
+        case let .failed(error as TranscriptError):
+            emit(.error("cannot write the transcript to \(error.path): \(error.reason); the utterances are kept and written there when it takes them again"))
         case let .failed(error): emit(.error("\(error)"))
         case let .caughtUp(lines): emit(.notice("the transcript is written again (\(lines) waiting lines with it)"))
         }
