@@ -67,14 +67,13 @@ struct RoomCommand: AsyncParsableCommand {
             throw ValidationError("--source and --sink name one microphone and one speaker; give each party its own, as in en-US,source=NAME,sink=NAME")
         }
         let members = try readParties()
-        let server = common.server
-        var microphones: [String: Int] = [:]
+        var microphones: [Microphone: Int] = [:]
         for (index, party) in members.enumerated() {
-            let place = Self.microphone(of: party, defaultServer: server)
-            if let first = microphones[place] {
-                throw ValidationError("parties \(first) and \(index + 1) would share one microphone (\(Self.describe(place))): each needs their own source=, or each would hear the other's words as theirs")
+            let microphone = Microphone(server: party.server ?? common.server, source: party.source)
+            if let first = microphones[microphone] {
+                throw ValidationError("parties \(first) and \(index + 1) would share one microphone (\(microphone)): each needs their own source=, or each would hear the other's words as theirs")
             }
-            microphones[place] = index + 1
+            microphones[microphone] = index + 1
             if let cookie = party.cookie, !FileManager.default.isReadableFile(atPath: (cookie as NSString).expandingTildeInPath) {
                 throw ValidationError("party \(index + 1)'s cookie \(cookie) cannot be read: give the file that \(party.server ?? "the default server") authenticates its clients with")
             }
@@ -90,16 +89,11 @@ struct RoomCommand: AsyncParsableCommand {
         }
     }
 
-    /// Which microphone a party hears: its server and source, defaults named as such.
-    private static func microphone(of party: RoomParty, defaultServer: String?) -> String {
-        "\(party.server ?? defaultServer ?? "")\u{1F}\(party.source ?? "")"
-    }
-
-    private static func describe(_ microphone: String) -> String {
-        let parts = microphone.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        let source = parts[1].isEmpty ? "the default source" : parts[1]
-        let server = parts[0].isEmpty ? "the default server" : parts[0]
-        return "\(source) of \(server)"
+    /// Which microphone a party hears: a source of a server, nil for the defaults.
+    private struct Microphone: Hashable, CustomStringConvertible {
+        var server: String?
+        var source: String?
+        var description: String { "\(source ?? "the default source") of \(server ?? "the default server")" }
     }
 
     func run() async throws {
