@@ -180,3 +180,30 @@ struct RoomTests {
         #expect(written.map { $0["away"] as? [Int] } == [[3], []])
     }
 }
+
+/// `parley room`'s refusals, before any audio is opened: one sentence each, exit 64.
+@Suite struct RoomRefusalTests {
+    @Test("a room that cannot work is refused in one sentence that says why",
+          arguments: [(["room", "en-US"], "a room needs two parties or more"),
+                      (["room", "en-US", "fr-FR"], "parties 1 and 2 would share one microphone (the default source of the default server)"),
+                      (["room", "en-US,source=a", "fr-FR,source=a"], "parties 1 and 2 would share one microphone (a of the default server)"),
+                      (["room", "en-US,source=a", "fr-FR,source=b", "--source", "c"], "--source and --sink name one microphone"),
+                      (["room", "en-US,source=a", "fr-FR,sink"], "party 'fr-FR,sink': 'sink' is not KEY=VALUE"),
+                      (["room", "en-US,source=a", "fr-FR,source=b,cookie=/nonexistent-cookie"], "party 2's cookie /nonexistent-cookie cannot be read")])
+    func refused(arguments: [String], expected: String) throws {
+        let output = try ProcessRunner.parley(arguments)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains(expected), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test("two parties on one source of two different servers are two microphones")
+    func sameSourceNameOnTwoServers() throws {
+        // The second server does not exist: the room gets past the refusals and fails to reach it.
+        let source = TestAudioServer.speakerSource
+        let output = try ProcessRunner.parley(["room", "en-US,source=\(source)", "fr-FR,source=\(source),server=tcp:127.0.0.1:1",
+                                               "--no-transcript"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("party 2 cannot be reached on tcp:127.0.0.1:1"), "\(output.stderr)")
+    }
+}
