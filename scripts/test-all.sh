@@ -19,7 +19,7 @@ filter=${1:-}
 # Whisper), the one record stream of a conversation, a conversation across a
 # restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|BargeInDialogueTests|threeLanguages"
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|BargeInDialogueTests|threeLanguages|simultaneousWithoutCanceller|sideBOnAnotherServer"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
@@ -36,7 +36,7 @@ TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
 echo "$?" >"$reports/PulseAudio.status"
 echo "(the PulseAudio run took $SECONDS s)"
 echo
-echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests, DialogueReconnectTests, EchoCancelDialogueTests, BargeInDialogueTests and the room of three languages of ParleyCommandTests"
+echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests, DialogueReconnectTests, EchoCancelDialogueTests, BargeInDialogueTests, the room of three languages and the dialogue with a headset each (and side B on another server) of ParleyCommandTests"
 echo "DialogueTests: not run again on PipeWire (fake engines, no audio server)"
 TEST_REPORT=$reports/PipeWire TEST_LABEL="PipeWire server" TEST_SELECTION=$pipewire_selection \
   scripts/with-test-server.sh --pipewire scripts/run-tests.sh "$filter"

@@ -5,8 +5,9 @@ import Foundation
 /// sink, and the server subtracts what the speaker plays from what the microphone hears.
 ///
 /// A module outlives the client that loaded it, so each carries its owner in its device
-/// names (`parley_ec.HOST.PID.START.source`/`.sink`, START the process's start time in clock
-/// ticks since boot, so a reused process id is not taken for the owner): `load` first removes
+/// names (`parley_ec.HOST.PID.START[.TAG].source`/`.sink`, START the process's start time in
+/// clock ticks since boot, so a reused process id is not taken for the owner; TAG tells apart
+/// two cancellers of one process, a side's each): `load` first removes
 /// the cancellers of this host whose process has gone (killed, crashed), and `unload` removes
 /// its own at exit.
 /// PulseAudio and pipewire-pulse both take the module through the pulse protocol.
@@ -23,14 +24,17 @@ public struct EchoCanceller: Sendable, Equatable {
     /// The device-name prefix of every canceller Parley loads.
     public static let prefix = "parley_ec"
 
-    /// Loads a canceller between `source` and `sink` (nil: the server's defaults) on `server`,
-    /// after removing the leftovers of Parley processes of this host that are gone.
-    /// Throws `EchoCancellerUnavailable` with the reason when the server refuses it.
-    public static func load(server: String?, source: String?, sink: String?, timeout: Double = 5) throws -> EchoCanceller {
-        let connection = try OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout)
+    /// Loads a canceller between `source` and `sink` (nil: the server's defaults) on `server`
+    /// (authenticating with `cookie`, nil for libpulse's own), after removing the leftovers of
+    /// Parley processes of this host that are gone. `tag` (letters and digits) tells apart two
+    /// cancellers of this process. Throws `EchoCancellerUnavailable` with the reason when the
+    /// server refuses it.
+    public static func load(server: String?, source: String?, sink: String?, cookie: String? = nil,
+                            tag: String? = nil, timeout: Double = 5) throws -> EchoCanceller {
+        let connection = try OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout, cookie: cookie)
         _ = removeLeftovers(connection)
         let owner = getpid()
-        let name = "\(prefix).\(hostLabel).\(owner).\(startTime(of: owner) ?? 0)"
+        let name = "\(prefix).\(hostLabel).\(owner).\(startTime(of: owner) ?? 0)" + (tag.map { ".\($0)" } ?? "")
         var arguments = ["aec_method=webrtc", "source_name=\(name).source", "sink_name=\(name).sink", "use_master_format=1"]
         // PulseAudio's WebRTC canceller: its extended filter for echo paths past about 60 ms, and
         // no gain control, whose analog half turns the microphone's own volume down (to 33 %,
@@ -53,14 +57,15 @@ public struct EchoCanceller: Sendable, Equatable {
 
     /// `load` on a thread of its own, so its blocking mainloop never holds a thread of Swift's
     /// cooperative pool.
-    public static func loading(server: String?, source: String?, sink: String?) async throws -> EchoCanceller {
-        try await offPool { try load(server: server, source: source, sink: sink) }
+    public static func loading(server: String?, source: String?, sink: String?, cookie: String? = nil,
+                               tag: String? = nil) async throws -> EchoCanceller {
+        try await offPool { try load(server: server, source: source, sink: sink, cookie: cookie, tag: tag) }
     }
 
     /// `unload` on a thread of its own.
     @discardableResult
-    public func unloading(server: String?) async -> Bool {
-        (try? await Self.offPool { unload(server: server) }) ?? false
+    public func unloading(server: String?, cookie: String? = nil) async -> Bool {
+        (try? await Self.offPool { unload(server: server, cookie: cookie) }) ?? false
     }
 
     private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -74,8 +79,9 @@ public struct EchoCanceller: Sendable, Equatable {
     /// the index of one unloaded before, and a second unload (or one after the server lost it)
     /// would otherwise remove whatever module has that index now.
     @discardableResult
-    public func unload(server: String?, timeout: Double = 3) -> Bool {
-        guard let connection = try? OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout) else {
+    public func unload(server: String?, cookie: String? = nil, timeout: Double = 3) -> Bool {
+        guard let connection = try? OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout,
+                                                      cookie: cookie) else {
             return false
         }
         let modules = connection.list { context, answer in context.modules(answer) } ?? []
@@ -113,7 +119,7 @@ public struct EchoCanceller: Sendable, Equatable {
         guard module.name == "module-echo-cancel" else { return nil }
         for argument in module.arguments.split(separator: " ") where argument.hasPrefix("source_name=\(prefix).") {
             let parts = argument.dropFirst("source_name=\(prefix).".count).split(separator: ".")
-            guard parts.count == 4, let pid = Int32(parts[1]), let start = UInt64(parts[2]) else { return nil }
+            guard parts.count >= 4, let pid = Int32(parts[1]), let start = UInt64(parts[2]) else { return nil }
             return (String(parts[0]), pid, start)
         }
         return nil

@@ -17,6 +17,10 @@ public struct DialogueStages: Sendable {
     public var sink: (any AudioSink)?
     /// What the audio session reports on its own (server lost, interruptions).
     public var audioEvents: AsyncStream<AudioEvent>?
+    /// Side B's own microphone and speaker, when the sides have separate devices (a headset
+    /// each, or side B on another server): `source`, `sink` and `audioEvents` are then side A's.
+    /// Nil: both sides share `source` and `sink`.
+    public var sideB: SideAudio?
     /// Speech to text.
     public var recognizer: (any SpeechRecognizer)?
     /// Text to text.
@@ -47,4 +51,52 @@ public struct DialogueStages: Sendable {
 
     /// No stages at all: typed input, and a message that translation is unavailable.
     public static let none = DialogueStages()
+
+    /// Whether each side has its own microphone and speaker.
+    public var hasSeparateDevices: Bool { sideB != nil }
+
+    /// The microphone `side` speaks into.
+    public func source(for side: DialogueSide) -> (any AudioSource)? {
+        if side == .b, let sideB { return sideB.source }
+        return source
+    }
+
+    /// The speaker `side` hears translations on.
+    public func sink(for side: DialogueSide) -> (any AudioSink)? {
+        if side == .b, let sideB { return sideB.sink }
+        return sink
+    }
+
+    /// Every microphone, once each, with the side it belongs to (nil: both sides share it).
+    var microphones: [(side: DialogueSide?, source: any AudioSource)] {
+        guard let sideB else { return source.map { [(nil, $0)] } ?? [] }
+        return [(.a, source), (.b, sideB.source)].compactMap { side, source in source.map { (side, $0) } }
+    }
+
+    /// Every speaker, once each.
+    var speakers: [any AudioSink] {
+        [sink, sideB?.sink].compactMap { $0 }
+    }
+
+    /// Every audio session's report stream, with the side it belongs to (nil: both sides').
+    var audioReports: [(side: DialogueSide?, events: AsyncStream<AudioEvent>)] {
+        guard let sideB else { return audioEvents.map { [(nil, $0)] } ?? [] }
+        return [(.a, audioEvents), (.b, sideB.audioEvents)].compactMap { side, events in events.map { (side, $0) } }
+    }
+}
+
+/// One side's own microphone and speaker (`DialogueStages.sideB`), each optional: a side whose
+/// server could not be reached types and reads.
+public struct SideAudio: Sendable {
+    /// The side's microphone, opened once for the whole conversation.
+    public var source: (any AudioSource)?
+    /// The side's speaker, opened once for the whole conversation.
+    public var sink: (any AudioSink)?
+    /// What the side's audio session reports on its own.
+    public var audioEvents: AsyncStream<AudioEvent>?
+
+    /// Side audio from one session (or fakes).
+    public init(source: (any AudioSource)?, sink: (any AudioSink)?, audioEvents: AsyncStream<AudioEvent>? = nil) {
+        (self.source, self.sink, self.audioEvents) = (source, sink, audioEvents)
+    }
 }

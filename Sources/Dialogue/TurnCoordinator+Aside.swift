@@ -1,8 +1,9 @@
 extension TurnCoordinator {
-    /// `:say`: speaks `text` as it is, in the voice of the side whose turn it is, then the turn resumes.
+    /// `:say`: speaks `text` as it is, in the voice of the side whose turn it is, then the turn
+    /// resumes. With a speaker per side it is spoken on the other side's.
     public func say(_ text: String) async {
         guard let side = state.side else { return }
-        await speakAside(text, voiceOf: side)
+        await speakAside(text, voiceOf: side, to: stages.hasSeparateDevices ? side.other : side)
     }
 
     /// `:repeat`: speaks again, to the side it was meant for, the translation a person last
@@ -11,25 +12,25 @@ extension TurnCoordinator {
         guard let last = lastInterrupted ?? lastSpoken else { return emit(.notice("nothing has been translated yet")) }
         guard state.awaitsInput else { return emit(.notice("a turn is being translated or spoken; wait for it")) }
         lastInterrupted = nil
-        await speakAside(last.text, voiceOf: last.side)
+        await speakAside(last.text, voiceOf: last.side, to: last.side)
     }
 
-    private func speakAside(_ text: String, voiceOf voiceSide: DialogueSide) async {
+    private func speakAside(_ text: String, voiceOf voiceSide: DialogueSide, to listener: DialogueSide) async {
         guard state.awaitsInput, let turnSide = state.side else {
             return emit(.notice("a turn is being translated or spoken; wait for it"))
         }
-        guard canSpeak else {
+        guard canSpeak(to: listener) else {
             return emit(.notice(configuration.speaksTranslations ? "speech output is unavailable" : "speech output is off (--mute)"))
         }
         let request = detachListening()
         correcting = nil
         let token = epoch.current
         asideTurnSide = turnSide
-        setState(.speaking(voiceSide))
+        setState(.speaking(listener))
         await closeGate(cancelling: request)
         guard epoch.isCurrent(token) else { return }
         turnTask = Task {
-            _ = await self.speak(text, to: voiceSide, token: token)
+            _ = await self.speak(text, to: listener, voice: voiceSide, token: token)
             await self.endAside(token: token)
         }
     }

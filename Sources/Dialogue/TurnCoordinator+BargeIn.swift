@@ -27,7 +27,7 @@ extension TurnCoordinator {
         configuration.bargeIn = on
         emit(.notice(on ? "barge-in on: speak over a translation to interrupt it"
                         : "barge-in off: the microphone closes while a translation plays"))
-        if case .speaking = state, !on, listening?.bargeIn == nil { await stages.source?.stopListening() }
+        if case .speaking = state, !on, listening?.bargeIn == nil { await closeMicrophones() }
     }
 
     /// Opens or closes the microphone as a translation starts playing.
@@ -36,11 +36,11 @@ extension TurnCoordinator {
     /// suppresses the person's first syllables.
     func prepareListeningWhileSpeaking() async {
         preRoll = []
-        if listensWhileSpeaking {
-            await stages.source?.hearMicrophoneDirectly(true)
-            do { try await stages.source?.startListening() } catch { await stages.source?.stopListening() }
+        if listensWhileSpeaking, case let .speaking(side) = state, let source = stages.source(for: side) {
+            await source.hearMicrophoneDirectly(true)
+            do { try await source.startListening() } catch { await source.stopListening() }
         } else {
-            await stages.source?.stopListening()
+            await closeMicrophones()
         }
     }
 
@@ -64,7 +64,7 @@ extension TurnCoordinator {
         defer { bargeInOpening = false }
         let token = epoch.current
         let detectedAt = clock.now()
-        await stages.sink?.pausePlayback()
+        await stages.sink(for: side)?.pausePlayback()
         emit(.bargeIn(side))
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
         let request: any RecognitionRequest
@@ -76,7 +76,7 @@ extension TurnCoordinator {
         }
         guard epoch.isCurrent(token), case .speaking = state else {
             _ = await request.cancel()
-            await stages.sink?.resumePlayback()
+            await stages.sink(for: side)?.resumePlayback()
             return
         }
         let audio = preRoll.flatMap(\.samples)
@@ -118,7 +118,7 @@ extension TurnCoordinator {
         preRoll = []
         emit(.bargeInDismissed(side, reason: reason))
         guard case .speaking = state else { return }
-        await stages.sink?.resumePlayback()
+        await stages.sink(for: side)?.resumePlayback()
     }
 
     /// Stops the translation being spoken to `side`, who interrupted it at `detectedAt`:

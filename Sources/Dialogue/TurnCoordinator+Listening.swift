@@ -5,8 +5,12 @@ extension TurnCoordinator {
     public func typedOnlyReason(for side: DialogueSide) -> String? {
         let locale = configuration[side].locale
         if !configuration.usesMicrophone { return "the microphone is off (--typed-only)" }
-        if stages.source == nil { return "no microphone is available" }
-        if audioLost { return "the audio server is gone" }
+        if stages.source(for: side) == nil {
+            return stages.hasSeparateDevices ? "side \(side)'s microphone is unavailable" : "no microphone is available"
+        }
+        if lostAudio.contains(side) {
+            return stages.hasSeparateDevices ? "side \(side)'s audio server is gone" : "the audio server is gone"
+        }
         guard stages.recognizer != nil else { return "speech recognition is unavailable" }
         // The recognizer's own answer (Whisper serves a whole language, in its own codes: nb → no),
         // asked when the side got its locale.
@@ -48,17 +52,17 @@ extension TurnCoordinator {
             // request simply becomes the turn's.
             listening?.bargeIn = nil
             setState(.listening(side))
-            await stages.sink?.resumePlayback()
+            await stages.sink(for: side)?.resumePlayback()
             return
         }
         if let request = detachBargeIn() { _ = await request.cancel() }
         let simultaneous = interpretsWhileSpoken
         // A side interpreted while it speaks is heard as it is: a canceller hearing the clauses
         // played meanwhile suppresses the speaker's words (docs/dialogue.md).
-        await stages.source?.hearMicrophoneDirectly(simultaneous)
+        await stages.source(for: side)?.hearMicrophoneDirectly(simultaneous)
         let token = epoch.advance()
         setState(.listening(side))
-        guard let recognizer = stages.recognizer, let source = stages.source else { return setState(.idle(side)) }
+        guard let recognizer = stages.recognizer, let source = stages.source(for: side) else { return setState(.idle(side)) }
         var options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
         if simultaneous {
             options.commitPolicy = configuration.commitPolicy
@@ -92,10 +96,15 @@ extension TurnCoordinator {
         return false
     }
 
-    /// Feeds one captured chunk to the listening side's request.
-    func consume(_ chunk: PCMChunk) async {
-        if listening == nil, listensWhileSpeaking { return await overhear(chunk) }
+    /// Feeds one captured chunk to the listening side's request. `microphone` is the side whose
+    /// own microphone heard it (nil: both sides share it): the other side's is not listened to.
+    func consume(_ chunk: PCMChunk, from microphone: DialogueSide? = nil) async {
+        if listening == nil, listensWhileSpeaking {
+            if let microphone, case let .speaking(side) = state, microphone != side { return }
+            return await overhear(chunk)
+        }
         guard let turn = listening, !turn.finishing else { return }
+        if let microphone, microphone != turn.side { return }
         // The tail of the machine's own speech still reaching the microphone is nobody's
         // speech: a listening side hears silence in its place (a barge-in hears it all, and
         // so does a side interpreted while it speaks: its clauses play while it talks).
@@ -171,7 +180,7 @@ extension TurnCoordinator {
         turn.speechEnd = turn.speechEnd ?? clock.now()
         listening = turn
         setState(.recognizing(turn.side))
-        await stages.source?.stopListening()
+        await closeMicrophones()
         do {
             let result = try await turn.request.finish()
             guard epoch.isCurrent(token) else { return }
@@ -208,7 +217,7 @@ extension TurnCoordinator {
             correcting = draft
             setState(.correcting(draft.side))
             emit(.correctionOffered(side: draft.side, text: draft.text, alternatives: draft.alternatives))
-            await stages.source?.stopListening()
+            await closeMicrophones()
         } else {
             emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
             await process(draft)
@@ -253,27 +262,35 @@ extension TurnCoordinator {
 
     /// Closes the capture gate and cancels a detached request.
     func closeGate(cancelling request: (any RecognitionRequest)?) async {
-        await stages.source?.stopListening()
+        await closeMicrophones()
         if let request { _ = await request.cancel() }
     }
 
-    /// Something the audio session reported on its own.
-    func handle(_ event: AudioEvent) async {
+    /// Closes the capture gate of every microphone.
+    func closeMicrophones() async {
+        for (_, source) in stages.microphones { await source.stopListening() }
+    }
+
+    /// Something an audio session reported on its own: `owner` is the side whose own session
+    /// it is (nil: both sides share it).
+    func handle(_ event: AudioEvent, from owner: DialogueSide? = nil) async {
+        let sides = owner.map { Set([$0]) } ?? Set(DialogueSide.allCases)
         switch event {
         case let .serverLost(message):
-            audioLost = true
-            emit(.error("audio failed: \(message); continuing with typed input until it is back"))
+            lostAudio.formUnion(sides)
+            emit(.error(owner.map { "side \($0)'s audio failed: \(message); side \($0) types and reads until it is back" }
+                        ?? "audio failed: \(message); continuing with typed input until it is back"))
             // A side interpreted while it spoke: what was committed is its turn.
-            if let side = interpretation?.side, await interpretationLostItsEnd(side: side) { return }
-            if let side = state.side, isListening || listening != nil {
+            if let side = interpretation?.side, sides.contains(side), await interpretationLostItsEnd(side: side) { return }
+            if let side = state.side, isListening || listening != nil, sides.contains(listening?.side ?? side) {
                 let request = detachListening()
                 setState(.idle(side))
                 await closeGate(cancelling: request)
             }
         case .reconnected:
-            audioLost = false
-            emit(.notice("the audio server is back"))
-            if case let .idle(side) = state { await resume(side) }
+            lostAudio.subtract(sides)
+            emit(.notice(owner.map { "side \($0)'s audio server is back" } ?? "the audio server is back"))
+            if case let .idle(side) = state, sides.contains(side) { await resume(side) }
         case .interrupted:
             emit(.notice("another application interrupted the audio"))
         case .interruptionEnded:

@@ -76,7 +76,7 @@ extension TurnCoordinator {
         emit(.transcript(side: turn.side, text: result.text, input: .speech, confidence: result.confidence))
         if current.isDrained { return await completeInterpretation() }
         setState(.speaking(turn.side.other))
-        await stages.source?.stopListening()
+        await closeMicrophones()
         startInterpreting()
     }
 
@@ -157,7 +157,7 @@ extension TurnCoordinator {
             interpretation?.records.append(record)
             return
         }
-        if canSpeak, let synthesizer = stages.synthesizer, let sink = stages.sink {
+        if canSpeak(to: current.side.other), let synthesizer = stages.synthesizer, let sink = stages.sink(for: current.side.other) {
             let settings = configuration[current.side.other]
             let utterance = Utterance(text: record.translation, voice: settings.effectiveVoice,
                                       rate: Self.rate(settings.rate, fasterBy: speed))
@@ -203,7 +203,7 @@ extension TurnCoordinator {
         await stopSpeech()
         await closeGate(cancelling: request)
         emit(.cancelled("interpretation"))
-        let spoken = current.records.filter { $0.speakStart != nil || !canSpeak }
+        let spoken = current.records.filter { $0.speakStart != nil || !canSpeak(to: current.side.other) }
         guard !spoken.isEmpty else { return setState(.idle(current.side)) }
         var partial = current
         partial.records = spoken

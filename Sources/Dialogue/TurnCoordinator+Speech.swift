@@ -3,17 +3,24 @@ import ParleyCore
 extension TurnCoordinator {
     /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
     var canSpeak: Bool {
-        configuration.speaksTranslations && stages.synthesizer != nil && stages.sink != nil
+        configuration.speaksTranslations && stages.synthesizer != nil && !stages.speakers.isEmpty
     }
 
-    /// Speaks `text` to `side` with the capture gate closed (open with barge-in); returns when
-    /// the speaker has drained (or failed, reported). Times are nil for what did not happen.
-    func speak(_ text: String, to side: DialogueSide, token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
-        guard let synthesizer = stages.synthesizer, let sink = stages.sink else { return (nil, nil) }
+    /// Whether translations to `side` are spoken: as `canSpeak`, on that side's speaker.
+    func canSpeak(to side: DialogueSide) -> Bool {
+        configuration.speaksTranslations && stages.synthesizer != nil && stages.sink(for: side) != nil
+    }
+
+    /// Speaks `text` to `side`, on its speaker, in the voice of `voice` (`side` when nil), with the
+    /// capture gate closed (open with barge-in); returns when the speaker has drained (or
+    /// failed, reported). Times are nil for what did not happen.
+    func speak(_ text: String, to side: DialogueSide, voice: DialogueSide? = nil,
+               token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
+        guard let synthesizer = stages.synthesizer, let sink = stages.sink(for: side) else { return (nil, nil) }
         speakingNow = text
         defer { if epoch.isCurrent(token) { speakingNow = nil } }
         await prepareListeningWhileSpeaking()
-        let settings = configuration[side]
+        let settings = configuration[voice ?? side]
         emit(.speaking(side: side, text: text))
         var start: Double?
         do {
@@ -37,6 +44,6 @@ extension TurnCoordinator {
     /// Stops the synthesizer and drops what the speaker has queued.
     func stopSpeech() async {
         await stages.synthesizer?.stopSpeaking()
-        await stages.sink?.cancelPlayback()
+        for sink in stages.speakers { await sink.cancelPlayback() }
     }
 }

@@ -66,7 +66,7 @@ extension TurnCoordinator {
         let token = epoch.advance()
         activeTurn = draft
         setState(.translating(draft.side))
-        await stages.source?.stopListening()
+        await closeMicrophones()
         guard epoch.isCurrent(token) else { return }
         turnTask = Task { await self.run(draft, token: token) }
     }
@@ -83,7 +83,7 @@ extension TurnCoordinator {
         emit(.translation(side: draft.side, target: draft.target, text: translation.text,
                           unknownWords: translation.unknownWords, route: translation.route))
         if !translation.glossaryEntries.isEmpty { emit(.notice("glossary: " + translation.glossaryEntries.joined(separator: "; "))) }
-        if canSpeak {
+        if canSpeak(to: draft.side.other) {
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, token: token)
             guard epoch.isCurrent(token) else { return }

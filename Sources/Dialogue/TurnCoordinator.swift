@@ -4,9 +4,10 @@ import ParleyCore
 /// the pipeline of each turn (recognize → translate → speak), as an explicit
 /// state machine (`DialogueState`).
 ///
-/// The coordinator owns one audio source and sink for the whole conversation
-/// and only moves the capture gate: open while a side is listening, closed
-/// otherwise, and opened again the moment the speaker has drained. Every
+/// The coordinator owns one audio source and sink for the whole conversation (or one
+/// of each per side, `DialogueStages.sideB`) and only moves the capture gate: open
+/// while a side is listening (on that side's microphone), closed otherwise, and opened
+/// again the moment the speaker has drained. Every
 /// engine failure becomes an `.error` event and a state a person can leave;
 /// nothing here traps or crashes. Everything it does is reported on `events`.
 ///
@@ -49,7 +50,8 @@ public actor TurnCoordinator {
     var recognizableLocales: Set<LocaleTag> = []
     /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
     var servedLocales: [LocaleTag: Bool] = [:]
-    var audioLost = false
+    /// Sides whose audio server is gone (both when they share one).
+    var lostAudio: Set<DialogueSide> = []
     /// The last 0.3 s captured while a translation plays with barge-in on: a person who
     /// interrupts is recognized from their first word, before the guard was sure of them.
     var preRoll: [PCMChunk] = []
@@ -88,7 +90,7 @@ public actor TurnCoordinator {
         if configuration.simultaneous, configuration.turnTaking == .auto {
             emit(.notice("hands-free turns are translated at their end, not clause by clause: the side is known only then"))
         }
-        if configuration.speaksTranslations, stages.synthesizer == nil || stages.sink == nil {
+        if configuration.speaksTranslations, stages.synthesizer == nil || stages.speakers.isEmpty {
             emit(.notice("speech output is unavailable; translations are printed only"))
         }
         await reportTranslationDirections()
@@ -186,19 +188,21 @@ public actor TurnCoordinator {
     }
 
     private func startBackgroundTasks() {
-        if configuration.usesMicrophone, let source = stages.source {
-            backgroundTasks.append(Task { [weak self] in
-                for await chunk in source.capturedChunks {
-                    guard let self else { return }
-                    await self.consume(chunk)
-                }
-            })
+        if configuration.usesMicrophone {
+            for (side, source) in stages.microphones {
+                backgroundTasks.append(Task { [weak self] in
+                    for await chunk in source.capturedChunks {
+                        guard let self else { return }
+                        await self.consume(chunk, from: side)
+                    }
+                })
+            }
         }
-        if let audioEvents = stages.audioEvents {
+        for (side, audioEvents) in stages.audioReports {
             backgroundTasks.append(Task { [weak self] in
                 for await event in audioEvents {
                     guard let self else { return }
-                    await self.handle(event)
+                    await self.handle(event, from: side)
                 }
             })
         }

@@ -51,7 +51,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `address` is written as PulseAudio writes a server: `unix:` with an absolute
     /// path, `tcp:`/`tcp4:`/`tcp6:` with a host and an optional port, or a bare host name.
-    static func isServerAddress(_ address: String) -> Bool {
+    public static func isServerAddress(_ address: String) -> Bool {
         if address.hasPrefix("unix:") { return address.dropFirst(5).hasPrefix("/") }
         var rest = Substring(address)
         for prefix in ["tcp4:", "tcp6:", "tcp:"] where rest.hasPrefix(prefix) {

@@ -18,14 +18,34 @@ struct DialogueCommand: AsyncParsableCommand {
             line to end a spoken turn at once, Ctrl-C to cancel, Ctrl-D to leave; :help lists the \
             commands. With standard input not a terminal, each line is typed input for the side \
             whose turn it is, or a : command, and output is plain lines.
+
+            The two sides share one microphone and speaker (--source, --sink, --server) unless \
+            side B is given its own: --source-b, --sink-b and --server-b, or a locale written as \
+            a room party, LOCALE,source=NAME,sink=NAME,server=ADDRESS,cookie=FILE (see `parley \
+            room --help`). Each side is then heard on its own microphone only and hears its \
+            translations on its own speaker; with a headset each, the microphones do not hear \
+            the translations, so --simultaneous and --barge-in need no echo canceller.
             """,
         aliases: ["dialogue"])
 
-    @Argument(help: "The locale of side A, who speaks first.")
+    @Argument(help: ArgumentHelp("The locale of side A, who speaks first (LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE] for its own devices).",
+                                 valueName: "locale-a"))
     var localeA = "en-US"
 
-    @Argument(help: "The locale of side B.")
+    @Argument(help: ArgumentHelp("The locale of side B (LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE] for its own devices).",
+                                 valueName: "locale-b"))
     var localeB = "es-ES"
+
+    @Option(name: .customLong("source-b"),
+            help: ArgumentHelp("Side B's own microphone (a source name; see `parley devices`): side A's are then --source and --sink.", valueName: "name"))
+    var sourceB: String?
+
+    @Option(name: .customLong("sink-b"), help: ArgumentHelp("Side B's own speaker (a sink name).", valueName: "name"))
+    var sinkB: String?
+
+    @Option(name: .customLong("server-b"),
+            help: ArgumentHelp("Side B's own audio server (tcp:HOST:PORT for another machine, unix:/PATH; default: side A's).", valueName: "address"))
+    var serverB: String?
 
     @OptionGroup var common: CommonOptions
 
@@ -47,12 +67,12 @@ struct DialogueCommand: AsyncParsableCommand {
     }
 
     @Option(name: .customLong("echo-cancel"),
-            help: ArgumentHelp("Record and play through the audio server's echo canceller (module-echo-cancel): on, off, or auto (on when the server offers one). With it the microphone stays open while Parley speaks (see --barge-in); off closes it.",
+            help: ArgumentHelp("Record and play through the audio server's echo canceller (module-echo-cancel): on, off, or auto (on when the server offers one; off with a microphone and speaker per side, where on loads one for each). With it the microphone stays open while Parley speaks (see --barge-in); off closes it.",
                                valueName: "auto|on|off"))
     var echoCancel: EchoCancelOption = .auto
 
     @Option(name: .customLong("barge-in"),
-            help: ArgumentHelp("Let the listening side interrupt a translation by speaking over it (default: on when echo cancellation is). Needs echo cancellation; :barge-in switches it.",
+            help: ArgumentHelp("Let the listening side interrupt a translation by speaking over it (default: on when echo cancellation is, or with a microphone and speaker per side). Needs one of them; :barge-in switches it.",
                                valueName: "on|off"))
     var bargeIn: BargeInOption?
 
@@ -61,7 +81,7 @@ struct DialogueCommand: AsyncParsableCommand {
         case on, off
     }
 
-    @Flag(help: ArgumentHelp("Interpret while a side is still speaking: each clause is translated and spoken to the other side as soon as its words are committed (Whisper; needs echo cancellation, so the microphone does not hear the translation). :simultaneous switches it.",
+    @Flag(help: ArgumentHelp("Interpret while a side is still speaking: each clause is translated and spoken to the other side as soon as its words are committed (Whisper; needs echo cancellation, so the microphone does not hear the translation, or a microphone and speaker per side). :simultaneous switches it.",
                              valueName: "simultaneous"))
     var simultaneous = false
 
@@ -99,10 +119,22 @@ struct DialogueCommand: AsyncParsableCommand {
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
         }
-        if bargeIn == .on, echoCancel == .off, !listenDuringPlayback {
+        let devices: SideDevicePlan
+        do {
+            devices = try sideDevices()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if devices.isSeparate, turns == .auto {
+            throw ValidationError("--turns auto tells the sides apart by their language on one microphone; with a microphone each, take turns (--turns alternate) or use `parley room`, where anyone may speak at any time")
+        }
+        if devices.isSeparate, listenDuringPlayback {
+            throw ValidationError("--listen-during-playback measures one shared microphone; leave out side B's own devices with it")
+        }
+        if bargeIn == .on, echoCancel == .off, !listenDuringPlayback, !devices.isSeparate {
             throw ValidationError("--barge-in on needs echo cancellation (--echo-cancel on or auto): without it the microphone would hear the translation as a person")
         }
-        if simultaneous, echoCancel == .off {
+        if simultaneous, echoCancel == .off, !devices.isSeparate {
             throw ValidationError("--simultaneous needs echo cancellation (--echo-cancel on or auto): the microphone stays open while the translation plays, and without a canceller it would hear it")
         }
         if simultaneous, recognition.recognizer == .pocketsphinx {
@@ -119,24 +151,34 @@ struct DialogueCommand: AsyncParsableCommand {
         }
     }
 
+    /// Each side's devices, from the options and the locale arguments.
+    func sideDevices() throws(SideDevicesError) -> SideDevicePlan {
+        try SideDevicePlan(localeA: localeA, localeB: localeB, common: common,
+                           sourceB: sourceB, sinkB: sinkB, serverB: serverB)
+    }
+
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
             let inventory = try await Inventory.gather(common)
             let registry = inventory.locales
-            let sides = (try registry.resolve(localeA), try registry.resolve(localeB))
+            let devices = try sideDevices()
+            let sides = (try registry.resolve(devices.localeA), try registry.resolve(devices.localeB))
             try UnservedLocale.check(sides.0, talkingWith: sides.1, in: inventory)
             try UnservedLocale.check(sides.1, talkingWith: sides.0, in: inventory)
             var configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
-            let (stages, router, echoCancelled) = await makeStages(StageRequest(command: self, directories: directories,
-                                                                         registry: registry, locales: [sides.0, sides.1]))
-            configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback ? nil
+            let (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
+                                                                         registry: registry, locales: [sides.0, sides.1],
+                                                                         devices: devices))
+            // With a microphone each, a side's microphone does not hear the translations the
+            // other side hears; its own it may, and its session's echo guard judges that.
+            configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback || devices.isSeparate ? nil
                 : "it needs echo cancellation, and this conversation has none (--echo-cancel off, or the server offers no canceller)"
             configuration.bargeIn = configuration.bargeInUnavailable == nil && bargeIn != .off
-            configuration.simultaneousUnavailable = echoCancelled ? nil
+            configuration.simultaneousUnavailable = echoCancelled || devices.isSeparate ? nil
                 : "it needs echo cancellation, so that the microphone, open while the translation plays, does not hear it (--echo-cancel off, or the server offers no canceller)"
             if simultaneous, let reason = configuration.simultaneousUnavailable {
                 await stages.shutdown()

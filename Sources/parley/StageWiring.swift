@@ -19,6 +19,8 @@ struct StageRequest {
     var registry: LocaleRegistry
     /// The locales of sides A and B.
     var locales: [LocaleTag]
+    /// Each side's microphone, speaker and server.
+    var devices: SideDevicePlan
 }
 
 // MARK: - Wiring point for the stages
@@ -26,34 +28,58 @@ struct StageRequest {
 /// Builds the stages the dialogue runs on.
 ///
 /// This is the one place the concrete stages meet the dialogue: the audio
-/// session (one source and sink for the whole conversation, unless
-/// `--typed-only`; a missing server becomes a limitation, not a failure), the
+/// session (one source and sink for the whole conversation, or one session per side
+/// with separate devices; none with `--typed-only`; a missing server becomes a
+/// limitation, not a failure), the
 /// recognizer with its models loaded before the first turn, the translator
 /// with its pipelines started, and the synthesizer with the pronunciation
 /// dictionaries of both sides. Anything that cannot start is left out with a
 /// one-sentence limitation; the dialogue goes on without it. The third value says whether
-/// the session records and plays through an echo canceller.
-func makeStages(_ request: StageRequest) async -> (DialogueStages, RecognizerRouter?, Bool) {
+/// the session (every side's) records and plays through an echo canceller.
+///
+/// With a microphone and speaker per side, a side whose server cannot be reached ends the
+/// conversation before it starts, in one sentence (`SideUnreachable`), as a room's party does:
+/// its devices were named on purpose, and the other person would never hear a word.
+func makeStages(_ request: StageRequest) async throws -> (DialogueStages, RecognizerRouter?, Bool) {
     let translator = makeTranslator(request)
     let synthesizer = makeSynthesizer(request)
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
     async let recognition = makeRecognizer(request)
-    let (session, canceller, audioLimits) = await openAudioSession(request)
+    let sideB = request.devices.b
+    let a = await openAudioSession(request, options: request.devices.a, side: sideB == nil ? nil : "A")
+    let b = await sideB.asyncMap { await openAudioSession(request, options: $0, side: "B") }
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
-    let stages = DialogueStages(
-        source: session, sink: session, audioEvents: session?.events,
+    var stages = DialogueStages(
+        source: a.session, sink: a.session, audioEvents: a.session?.events,
         recognizer: recognizer,
         translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: request.directories.user)),
         synthesizer: synthesizer,
-        limitations: audioLimits + recognitionLimits,
+        limitations: a.limitations + (b?.limitations ?? []) + recognitionLimits,
         shutdown: {
-            await session?.close()
-            await canceller?.unloading(server: request.command.common.server)
+            for opened in [a, b].compactMap({ $0 }) {
+                await opened.session?.close()
+                await opened.canceller?.unloading(server: opened.server, cookie: opened.cookie)
+            }
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
-    return (stages, recognizer, canceller != nil)
+    if let b {
+        stages.sideB = SideAudio(source: b.session, sink: b.session, audioEvents: b.session?.events)
+    }
+    if let unreachable = a.unreachable ?? b?.unreachable {
+        await stages.shutdown()
+        throw unreachable
+    }
+    return (stages, recognizer, a.canceller != nil && (b.map { $0.canceller != nil } ?? true))
+}
+
+extension Optional {
+    /// `map` with an asynchronous transform.
+    func asyncMap<T>(_ transform: (Wrapped) async -> T) async -> T? {
+        guard let self else { return nil }
+        return await transform(self)
+    }
 }
 
 /// Apertium, one process per direction.
@@ -120,37 +146,73 @@ func startRecognizers(_ choice: RecognitionChoiceOptions, _ directories: DataDir
     return (router, limitations)
 }
 
-/// The one audio session of the conversation, through the echo canceller `--echo-cancel` asks
-/// for, or a limitation saying why there is none.
-private func openAudioSession(_ request: StageRequest) async -> (AudioSession?, EchoCanceller?, [String]) {
+/// One audio session of the conversation and the canceller it records and plays through.
+private struct OpenedAudio: Sendable {
+    var session: AudioSession?
+    var canceller: EchoCanceller?
+    /// The server the canceller was loaded on, and its cookie.
+    var server: String?
+    var cookie: String?
+    var limitations: [String]
+    /// A side's own server that could not be reached.
+    var unreachable: SideUnreachable?
+}
+
+/// A side's own audio server could not be reached when the conversation opened.
+struct SideUnreachable: Error, CustomStringConvertible {
+    var side: String
+    var server: String?
+    var reason: String
+    var description: String {
+        "side \(side) cannot be reached on \(server ?? "the default server"): \(reason); start that server, or check its address and cookie"
+    }
+}
+
+/// An audio session of the conversation (the one, or `side`'s own with separate devices),
+/// through the echo canceller `--echo-cancel` asks for, or a limitation saying why there is none.
+private func openAudioSession(_ request: StageRequest, options requested: AudioSessionOptions,
+                              side: String?) async -> OpenedAudio {
     let command = request.command
-    guard !command.typedOnly || !command.mute else { return (nil, nil, []) }
-    var options = command.common.audioSessionOptions()
+    var options = requested
+    guard !command.typedOnly || !command.mute else { return OpenedAudio(server: options.server, limitations: []) }
+    // A side's own limitation names the side.
+    let named = { (text: String) in side.map { "side \($0): \(text)" } ?? text }
     var limitations: [String] = []
     var canceller: EchoCanceller?
-    if command.echoCancel != .off, !command.typedOnly {
+    // With a microphone per side (a headset each), `auto` loads no canceller: neither
+    // microphone hears the other side's translations.
+    let wantsCanceller = side == nil ? command.echoCancel != .off : command.echoCancel == .on
+    if wantsCanceller, !command.typedOnly {
         do {
-            canceller = try await EchoCanceller.loading(server: options.server, source: options.source, sink: options.sink)
+            canceller = try await EchoCanceller.loading(server: options.server, source: options.source, sink: options.sink,
+                                                        cookie: options.cookie, tag: side?.lowercased())
             options.echoGuardHearsMicrophone = true
             options.echoGuardSource = options.source
             options.source = canceller?.source
             options.sink = canceller?.sink
-        } catch where command.echoCancel == .on || command.bargeIn == .on {
-            limitations.append("\(error); the microphone closes while Parley speaks")
+        } catch where command.echoCancel == .on || (command.bargeIn == .on && side == nil) {
+            limitations.append(named("\(error); the microphone closes while Parley speaks"))
         } catch {}
     }
-    // Through a canceller (or for the measurement without one) the microphone stays open
-    // while Parley speaks; the echo guard judges what it hears.
-    options.gatesCaptureDuringPlayback = canceller == nil && !command.listenDuringPlayback
+    // Through a canceller, with a microphone per side (its echo guard judges what its own
+    // speaker leaks), or for the measurement, the microphone stays open while Parley speaks.
+    options.gatesCaptureDuringPlayback = canceller == nil && side == nil && !command.listenDuringPlayback
     options.echoGuardCompares = !command.listenDuringPlayback
-    let session = AudioSession(options: options, logger: Logger(label: "parley.audio"))
+    let label = side.map { "parley.audio.side\($0.lowercased())" } ?? "parley.audio"
+    let session = AudioSession(options: options, logger: Logger(label: label))
     do {
         try await session.open()
-        return (session, canceller, limitations)
-    } catch let unavailable as AudioServerUnavailable where command.typedOnly {
-        return (nil, nil, [unavailable.described(offering: "--mute")])
+        return OpenedAudio(session: session, canceller: canceller, server: options.server, cookie: options.cookie,
+                           limitations: limitations)
+    } catch let unavailable as AudioServerUnavailable where command.typedOnly && side == nil {
+        return OpenedAudio(server: options.server, limitations: [named(unavailable.described(offering: "--mute"))])
     } catch {
-        await canceller?.unloading(server: options.server)
-        return (nil, nil, limitations + ["\(error); lines are typed and translations printed"])
+        await canceller?.unloading(server: options.server, cookie: options.cookie)
+        if let side {
+            let reason = (error as? AudioServerUnavailable)?.reason ?? "\(error)"
+            return OpenedAudio(server: options.server, limitations: [],
+                               unreachable: SideUnreachable(side: side, server: options.server, reason: reason))
+        }
+        return OpenedAudio(server: options.server, limitations: limitations + ["\(error); lines are typed and translations printed"])
     }
 }

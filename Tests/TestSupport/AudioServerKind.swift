@@ -68,9 +68,13 @@ public struct PrivateAudioServer: Sendable {
         return (String(server.dropFirst("PULSE_SERVER=".count)), String(cookie.dropFirst("PULSE_COOKIE=".count)))
     }
 
-    /// Stops the server (the script gives each process 5 s before SIGKILL).
+    /// Stops the server (the script gives each process 5 s before SIGKILL), with the script
+    /// that started it: a server over TCP is PulseAudio's whatever the test server is (its
+    /// script keeps the process id in `DIR/pid`).
     public func stop() throws {
-        let output = try ProcessRunner.run(["/bin/bash", try TestAudioServer.serverScript, "stop", directory])
+        let pulse = FileManager.default.fileExists(atPath: URL(fileURLWithPath: directory).appendingPathComponent("pid").path)
+        let script = pulse ? Fixtures.repository.appendingPathComponent("scripts/pulse-server.sh").path : try TestAudioServer.serverScript
+        let output = try ProcessRunner.run(["/bin/bash", script, "stop", directory])
         guard output.status == 0 else {
             throw ProcessRunner.Failure(message: "the private server did not stop: \(Self.oneLine(output.stderr))")
         }
