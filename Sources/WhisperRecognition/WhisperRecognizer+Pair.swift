@@ -66,7 +66,8 @@ extension WhisperRecognizer: LanguagePairRecognizer {
         // Padded as a final one-language decode is, so each reading is what that decode would hear.
         let answer = try await worker.transcribePair(audio, languages: languages, prompt: prompt(for: options),
                                                      padding: tuning.finalPadding,
-                                                     secondOpinion: tuning.secondOpinion && audio.count < Self.fullWindowSamples)
+                                                     secondOpinion: tuning.secondOpinion && audio.count < Self.fullWindowSamples,
+                                                     channel: options.channel ?? "")
         if answer.secondOpinion { countSecondOpinion() }
         return answer
     }

@@ -211,7 +211,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
                                                  padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad),
-                                                 secondOpinion: secondOpinion && !committing)
+                                                 secondOpinion: secondOpinion && !committing, channel: options.channel ?? "")
         if answer.secondOpinion { countSecondOpinion() }
         guard secondOpinion, !answer.secondOpinion, answer.heard,
               let lexicon = await lexiconTask(language).value else { return answer }
@@ -229,7 +229,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         countSecondOpinion()
         let second = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
-                                                 words: tuning.wordTimes, padding: .fullWindow)
+                                                 words: tuning.wordTimes, padding: .fullWindow, channel: options.channel ?? "")
         guard second.heard, lexicon.unknownWords(in: second.text).filter({ !expected.contains($0) }).count < unknown.count
         else { return answer }
         return second

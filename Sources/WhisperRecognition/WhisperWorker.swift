@@ -42,6 +42,8 @@ public actor WhisperWorker {
     private var starting: Task<(WhisperProcess, WhisperReady), any Error>?
     private var languages: [String] = []
     private var nextID = 0
+    /// One decode at a time, channels in turn (`DecodeTurns`).
+    private var turns = DecodeTurns<CheckedContinuation<Void, Never>>()
     /// How many times the worker was started (the first start included).
     public private(set) var starts = 0
     /// How many requests were sent to a worker: one round trip each (a retry after a restart too).
@@ -88,11 +90,12 @@ public actor WhisperWorker {
     /// Decodes one utterance, padded as `padding` says; on a worker failure restarts it and
     /// tries once more. `secondOpinion`: the worker decodes the full window too, in the same
     /// request, when its rules call for it (`WhisperCall.Transcribe.secondOpinion`).
+    /// `channel` is whose turn it takes (`DecodeTurns`).
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int, alternatives: Int, words: Bool,
-                    padding: WhisperPadding, secondOpinion: Bool = false) async throws -> WhisperTranscription {
+                    padding: WhisperPadding, secondOpinion: Bool = false, channel: String = "") async throws -> WhisperTranscription {
         let call = WhisperCall.transcribe(.init(language: language, prompt: prompt, beam: beam, alternatives: alternatives,
                                                 words: words, window: padding.window, secondOpinion: secondOpinion))
-        let (id, answer): (Int, WhisperTranscription) = try await exchange(call, audio: audio, padding: padding)
+        let (id, answer): (Int, WhisperTranscription) = try await exchange(call, audio: audio, padding: padding, channel: channel)
         for decode in answer.decodes {
             let kept = decode.window == answer.window
             logger.debug("decoded", metadata: [
@@ -109,10 +112,10 @@ public actor WhisperWorker {
     /// Decodes one utterance in two forced languages from one encoder pass (the worker's
     /// `pair` request); on a worker failure restarts it and tries once more.
     func transcribePair(_ audio: [Int16], languages: (String, String), prompt: String?, padding: WhisperPadding,
-                        secondOpinion: Bool = false) async throws -> WhisperPairAnswer {
+                        secondOpinion: Bool = false, channel: String = "") async throws -> WhisperPairAnswer {
         let call = WhisperCall.pair(.init(languages: [languages.0, languages.1], prompt: prompt, window: padding.window,
                                           secondOpinion: secondOpinion))
-        let (_, answer): (Int, WhisperPairAnswer) = try await exchange(call, audio: audio, padding: padding)
+        let (_, answer): (Int, WhisperPairAnswer) = try await exchange(call, audio: audio, padding: padding, channel: channel)
         for decode in answer.decodes {
             let kept = decode.window == answer.window
             logger.debug("decoded", metadata: [
@@ -152,29 +155,45 @@ public actor WhisperWorker {
     /// Sends `call` with the features of `audio` and waits for its answer, restarting a failed
     /// worker once; a refusal throws `RecognitionError.workerFailed` with the worker's sentence.
     /// Throws `CancellationError` without sending when the task is cancelled before the
-    /// features are ready to go.
+    /// features are ready to go, or while it waits for `channel`'s turn: the features are made
+    /// while another decode runs, and the worker is sent one request at a time.
     private func exchange<Answer: Codable & Sendable & Equatable>(_ request: WhisperCall, audio: [Int16],
-                                  padding: WhisperPadding) async throws -> (Int, Answer) {
+                                  padding: WhisperPadding, channel: String) async throws -> (Int, Answer) {
         var call = request
         let timeout = 20 + 4 * Double(audio.count) / 16_000
         var features: (frames: Int, values: [Float])?
+        var featureMels = 0
         var featureTime = Duration.zero
         var worker: WhisperProcess?
         do {
             return try await RestartOnce.run({
-                let current = try await running()
-                worker = current
+                _ = try await running()
                 // A decode no longer wanted (a speculative one whose speech went on) is not sent.
                 try Task.checkCancellation()
-                nextID += 1
-                let id = nextID
-                if features == nil || call.features?.mels != extractor.mels {
+                // The features are made before the turn is taken, while another decode runs.
+                if features == nil || featureMels != extractor.mels {
                     let started = ContinuousClock.now
                     features = padding.features(of: audio, with: extractor)
+                    featureMels = extractor.mels
                     if let perturbation { perturbation.apply(to: &features!.values) }
                     featureTime = started.duration(to: .now)
                 }
                 try Task.checkCancellation()
+                await withCheckedContinuation { continuation in
+                    if turns.arrive(channel, continuation) { continuation.resume() }
+                }
+                defer { turns.finish()?.resume() }
+                try Task.checkCancellation()
+                // The worker may have been started again meanwhile, with a model of other mel bands.
+                let current = try await running()
+                worker = current
+                if featureMels != extractor.mels {
+                    features = padding.features(of: audio, with: extractor)
+                    featureMels = extractor.mels
+                    if let perturbation { perturbation.apply(to: &features!.values) }
+                }
+                nextID += 1
+                let id = nextID
                 call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,
                                                     audioSeconds: Double(audio.count) / Double(WhisperFeatures.sampleRate))
                 roundTrips += 1
