@@ -25,10 +25,12 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
     public let options: AudioSessionOptions
     private let engine: SessionController
 
-    /// Creates a session; nothing is connected until `open()`.
-    public init(options: AudioSessionOptions = AudioSessionOptions(), logger: Logger) {
+    /// Creates a session; nothing is connected until `open()`. On `connection`, its streams
+    /// share that connection with the other sessions on it (its `server` and `cookie` options
+    /// are the connection's); without, it has a connection of its own.
+    public init(options: AudioSessionOptions = AudioSessionOptions(), connection: AudioConnection? = nil, logger: Logger) {
         self.options = options
-        engine = SessionController(options: options, logger: logger)
+        engine = SessionController(options: options, logger: logger, connection: connection)
         let capture = engine.capture
         capturedChunks = AsyncStream(unfolding: { await capture.next() })
     }

@@ -28,13 +28,14 @@ extension SessionController {
     /// Creates the context and starts connecting; the callbacks hold the engine unowned
     /// (the session keeps it alive until the mainloop has stopped).
     private func startContext() -> (any Error)? {
+        if let connection { return connection.join(self) }
         let properties = PulsePropertyList()
         properties.set(PulsePropertyList.applicationName, to: options.applicationName)
         guard let context = PulseContext(api: mainloop.api, name: options.applicationName, properties: properties,
                                          cookie: options.cookie) else {
             return AudioServerUnavailable(server: options.server, reason: "libpulse could not create a context")
         }
-        self.context = context
+        ownContext = context
         context.onStateChange { [unowned self] in contextStateChanged() }
         do {
             try context.connect(server: options.server)
@@ -44,8 +45,12 @@ extension SessionController {
         }
     }
 
-    /// The context's state callback (mainloop thread).
-    private func contextStateChanged() {
+    /// The server this session connects to: its shared connection's, or its own.
+    private var server: String? { connection.map(\.server) ?? options.server }
+
+    /// The context's state callback (mainloop thread); a shared connection's calls it for
+    /// every session on it.
+    func contextStateChanged() {
         guard let context else { return }
         switch context.state {
         case .ready where phase == .connecting:
@@ -57,7 +62,7 @@ extension SessionController {
         case .failed, .terminated:
             let reason = contextError()
             if phase == .connecting {
-                failConnect(AudioServerUnavailable(server: options.server, reason: reason))
+                failConnect(AudioServerUnavailable(server: server, reason: reason))
             } else if phase == .ready {
                 connectionLost("the connection to the audio server failed: \(reason)")
             }
@@ -157,13 +162,16 @@ extension SessionController {
         report(.reconnected)
     }
 
-    /// Ends the session: streams and context go, waiters return, the mainloop thread stops.
+    /// Ends the session: streams and context go, waiters return, the mainloop thread stops
+    /// (a shared connection's, with its last session).
     func close() async {
         guard beginClose() else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.mainloop.stop()
-                continuation.resume()
+        if connection?.sessionClosed() ?? true {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    self.mainloop.stop()
+                    continuation.resume()
+                }
             }
         }
         capture.finish()
@@ -173,7 +181,7 @@ extension SessionController {
     /// `close()` for a session being deinitialized: stops the mainloop on the calling thread.
     func closeNow() {
         guard beginClose() else { return }
-        mainloop.stop()
+        if connection?.sessionClosed() ?? true { mainloop.stop() }
         capture.finish()
         eventSink.finish()
     }
@@ -196,7 +204,7 @@ extension SessionController {
         for stream in [recordStream, playbackStream, guardStream].compactMap({ $0 }) {
             stream.clearCallbacks()
         }
-        context?.onStateChange(nil)
+        if let connection { connection.stopFollowing(self) } else { ownContext?.onStateChange(nil) }
     }
 
     /// Disconnects and releases the context and streams. Never called from their own callbacks.
@@ -210,7 +218,11 @@ extension SessionController {
         guardStream = nil
         recordStream = nil
         playbackStream = nil
-        context?.disconnect()
-        context = nil
+        if let connection {
+            connection.leave(self)
+        } else {
+            ownContext?.disconnect()
+            ownContext = nil
+        }
     }
 }

@@ -3,7 +3,8 @@ import ParleyCore
 import Synchronization
 
 /// The PulseAudio side of an `AudioSession`: one context and two streams on one
-/// threaded mainloop, and the state their callbacks share.
+/// threaded mainloop, and the state their callbacks share. A session on an
+/// `AudioConnection` has its streams on that connection's context and mainloop.
 ///
 /// State logic only: every libpulse call goes through the wrappers (`PulseContext`,
 /// `PulseStream`, `PulseOperation`). Every stored `var` of this class, and every
@@ -27,6 +28,8 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     /// False for a connection that only asks the server questions (device lists).
     let wantsStreams: Bool
     let mainloop: ThreadedMainloop
+    /// The connection shared with other sessions, or nil for a connection of its own.
+    let connection: AudioConnection?
     let capture: CaptureBuffer
     let events: AsyncStream<AudioEvent>
     let eventSink: AsyncStream<AudioEvent>.Continuation
@@ -36,7 +39,10 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
 
     // Guarded by the mainloop lock.
     var phase = Phase.new
-    var context: PulseContext?
+    /// The context of a session with a connection of its own.
+    var ownContext: PulseContext?
+    /// The context the streams are on: the shared connection's, or its own.
+    var context: PulseContext? { connection.map(\.context) ?? ownContext }
     var recordStream: PulseStream?
     /// The microphone behind an echo canceller, for the echo guard alone (see `AudioSessionOptions`).
     var guardStream: PulseStream?
@@ -59,11 +65,13 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var playbackStart: ContinuousClock.Instant?
 
     /// Creates the engine and starts its mainloop thread; nothing is connected yet.
-    init(options: AudioSessionOptions, logger: Logger, wantsStreams: Bool = true) {
+    init(options: AudioSessionOptions, logger: Logger, wantsStreams: Bool = true, connection: AudioConnection? = nil) {
         self.options = options
         self.logger = logger
         self.wantsStreams = wantsStreams
-        mainloop = ThreadedMainloop()
+        self.connection = connection
+        mainloop = connection?.mainloop ?? ThreadedMainloop()
+        connection?.sessionCreated()
         gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback)
         echoGuard = EchoGuard(compares: options.echoGuardCompares)
         (events, eventSink) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .bufferingNewest(256))

@@ -133,13 +133,20 @@ struct RoomCommand: AsyncParsableCommand {
                                                  endpointMilliseconds: endpointMilliseconds)
         var sessions: [AudioSession] = []
         var failure: (any Error)?
+        // One connection per server (and cookie), shared by the parties on it.
+        var connections: [ServerKey: AudioConnection] = [:]
         for (index, party) in members.enumerated() {
             var options = common.audioSessionOptions()
             options.server = party.server ?? common.server
             options.source = party.source
             options.sink = party.sink
             options.cookie = party.cookie.map { ($0 as NSString).expandingTildeInPath }
-            let session = AudioSession(options: options, logger: Logger(label: "parley.audio.party\(index + 1)"))
+            let key = ServerKey(server: options.server, cookie: options.cookie)
+            let connection = connections[key] ?? AudioConnection(server: options.server, cookie: options.cookie,
+                                                                 applicationName: options.applicationName)
+            connections[key] = connection
+            let session = AudioSession(options: options, connection: connection,
+                                       logger: Logger(label: "parley.audio.party\(index + 1)"))
             do {
                 try await session.open()
                 sessions.append(session)
@@ -177,6 +184,12 @@ struct RoomCommand: AsyncParsableCommand {
         return RoomStages(members: roomMembers, recognizer: router,
                           translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: directories.user)),
                           synthesizer: synthesizer, limitations: limitations, shutdown: shutdown)
+    }
+
+    /// A server as a connection reaches it: its address and the cookie shown to it.
+    private struct ServerKey: Hashable {
+        var server: String?
+        var cookie: String?
     }
 
     /// A party's audio server could not be reached when the room opened.

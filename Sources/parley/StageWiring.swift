@@ -46,8 +46,13 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
     // Whisper's worker loads for seconds: in parallel with the audio session and Apertium.
     async let recognition = makeRecognizer(request)
     let sideB = request.devices.b
-    let a = await openAudioSession(request, options: request.devices.a, side: sideB == nil ? nil : "A")
-    let b = await sideB.asyncMap { await openAudioSession(request, options: $0, side: "B") }
+    // Two sides on one server share one connection to it.
+    let shared = sideB.flatMap { b in
+        b.server == request.devices.a.server && b.cookie == request.devices.a.cookie
+            ? AudioConnection(server: b.server, cookie: b.cookie, applicationName: b.applicationName) : nil
+    }
+    let a = await openAudioSession(request, options: request.devices.a, side: sideB == nil ? nil : "A", connection: shared)
+    let b = await sideB.asyncMap { await openAudioSession(request, options: $0, side: "B", connection: shared) }
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
     var stages = DialogueStages(
@@ -171,7 +176,7 @@ struct SideUnreachable: Error, CustomStringConvertible {
 /// An audio session of the conversation (the one, or `side`'s own with separate devices),
 /// through the echo canceller `--echo-cancel` asks for, or a limitation saying why there is none.
 private func openAudioSession(_ request: StageRequest, options requested: AudioSessionOptions,
-                              side: String?) async -> OpenedAudio {
+                              side: String?, connection: AudioConnection? = nil) async -> OpenedAudio {
     let command = request.command
     var options = requested
     guard !command.typedOnly || !command.mute else { return OpenedAudio(server: options.server, limitations: []) }
@@ -199,7 +204,7 @@ private func openAudioSession(_ request: StageRequest, options requested: AudioS
     options.gatesCaptureDuringPlayback = canceller == nil && side == nil && !command.listenDuringPlayback
     options.echoGuardCompares = !command.listenDuringPlayback
     let label = side.map { "parley.audio.side\($0.lowercased())" } ?? "parley.audio"
-    let session = AudioSession(options: options, logger: Logger(label: label))
+    let session = AudioSession(options: options, connection: connection, logger: Logger(label: label))
     do {
         try await session.open()
         return OpenedAudio(session: session, canceller: canceller, server: options.server, cookie: options.cookie,

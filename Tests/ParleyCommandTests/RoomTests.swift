@@ -92,6 +92,8 @@ struct RoomTests {
                                    "--transcript", transcript, "--no-history"])
         try run.waitForLine(timeout: 90) { $0.hasPrefix("the room is open") }
         #expect(run.lines.contains("party 3: es-ES on \(remote.address)"), "\(run.stdout)")
+        #expect(try connections(of: run.processIdentifier) == 1, "parties 1 and 2 share one connection to the test server")
+        #expect(try connections(of: run.processIdentifier, environment: remote.environment) == 1)
         Thread.sleep(forTimeInterval: 0.5)
         let (heardInEnglish, heardInFrench, heardInSpanish) = (try englishSpeaker.startRecording(), try frenchSpeaker.startRecording(),
                                                                try remote.record())
@@ -117,7 +119,7 @@ struct RoomTests {
         let said = directory.appendingPathComponent("es.wav").path
         let saying = try ProcessRunner.parley(["say", "--locale", "es-ES", "--out", said, spanishLine])
         try #require(saying.status == 0, "\(saying.stderr)")
-        let both = [DispatchWorkItem { try? englishMicrophone.play(Fixtures.recording(Self.english)) },
+        let both = [DispatchWorkItem { _ = try? englishMicrophone.play(Fixtures.recording(Self.english)) },
                     DispatchWorkItem { try? remote.play(said) }]
         both.forEach { DispatchQueue.global().async(execute: $0) }
         both.forEach { $0.wait() }
@@ -206,4 +208,12 @@ struct RoomTests {
         #expect(output.status == 1)
         #expect(output.stderr.contains("party 2 cannot be reached on tcp:127.0.0.1:1"), "\(output.stderr)")
     }
+}
+
+/// Connections the process `pid` holds to a server (the test server, or the one `environment` names).
+func connections(of pid: Int32, environment: [String: String]? = nil) throws -> Int {
+    let listed = try ProcessRunner.run(["pactl", "list", "clients"], environment: environment ?? TestAudioServer.environment())
+    return listed.stdout.split(separator: "\n").filter {
+        $0.trimmingCharacters(in: .whitespaces) == "application.process.id = \"\(pid)\""
+    }.count
 }

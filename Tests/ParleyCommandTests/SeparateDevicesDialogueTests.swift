@@ -54,6 +54,7 @@ struct SeparateDevicesDialogueTests {
                                    "--no-history", "--transcript", transcript])
         try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
         #expect(try cancellers(of: run).isEmpty, "no echo canceller with a headset each")
+        #expect(try connections(of: run.processIdentifier) == 1, "the two sides share one connection to their server")
 
         // While A speaks, B says something into B's own microphone: it is nobody's turn there.
         let spanishAside = try said("La estación está a la izquierda.", locale: "es-ES", in: directory)
