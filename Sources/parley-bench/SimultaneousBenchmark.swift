@@ -19,7 +19,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("passage"), help: ArgumentHelp("Only this passage (0: 17.8 s … 3: 53.6 s); repeat for more.", valueName: "index"))
     var only: [Int] = []
 
-    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att); repeat for more.", valueName: "mode"))
+    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets); repeat for more.", valueName: "mode"))
     var modes: [Mode] = []
 
     typealias Mode = SimultaneousTrial.Mode
@@ -82,7 +82,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "`parley_mic` while `parley dialog en-US es-ES --transcript FILE --no-history` listens (echo cancellation "
             + "auto, Whisper), \(trials) run(s) of each mode on each passage, each run a fresh process. Baseline: "
             + "turn-based (the translation is spoken after the endpoint); against it `--simultaneous` with "
-            + "`--commit-policy local-agreement` and `align-att`. The monitors of `parley_mic` and `parley_speaker` "
+            + "`--commit-policy local-agreement` and `align-att`, and local agreement with a headset each "
+            + "(`--source-b`, `--sink-b`: side B on null sinks of its own, side A's translations on another, "
+            + "`--echo-cancel off`). The monitors of `parley_mic` and `parley_speaker` "
             + "are recorded on one timeline (10 ms frames): the passage runs from its first to its last sound on the "
             + "microphone, the translation from its first to its last sound on the speaker.")
         report.add("")

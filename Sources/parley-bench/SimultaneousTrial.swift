@@ -11,12 +11,26 @@ struct SimultaneousTrial {
         case turnBased = "turn-based"
         case localAgreement = "local-agreement"
         case alignAtt = "align-att"
+        /// Local agreement with a microphone and speaker per side and no echo canceller.
+        case headsets = "headsets"
 
-        /// The options of `parley dialog` for the mode.
-        var arguments: [String] { self == .turnBased ? [] : ["--simultaneous", "--commit-policy", rawValue] }
+        /// The options of `parley dialog` for the mode (a headset each: without the devices).
+        var arguments: [String] {
+            switch self {
+            case .turnBased: []
+            case .localAgreement, .alignAtt: ["--simultaneous", "--commit-policy", rawValue]
+            case .headsets: ["--simultaneous", "--commit-policy", Mode.localAgreement.rawValue, "--echo-cancel", "off"]
+            }
+        }
 
         /// Its name in the tables.
-        var label: String { self == .turnBased ? "turn-based" : "simultaneous \(rawValue)" }
+        var label: String {
+            switch self {
+            case .turnBased: "turn-based"
+            case .localAgreement, .alignAtt: "simultaneous \(rawValue)"
+            case .headsets: "simultaneous local-agreement, a headset each, no canceller"
+            }
+        }
     }
 
     /// What one run measured. Wall-clock times are seconds on the recordings' timeline.
@@ -53,8 +67,19 @@ struct SimultaneousTrial {
     func run() throws -> Outcome {
         let label = UUID().uuidString.prefix(8).lowercased()
         let transcript = directory.appendingPathComponent("transcript-\(label).jsonl").path
-        let dialog = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"] + mode.arguments,
-                                         terminal: .pipe)
+        // A headset each: A hears on a speaker of its own, B speaks into a microphone of its own
+        // and hears on the recorded speaker; neither microphone hears a speaker.
+        var devices: [String] = []
+        var headsets: [NullSink] = []
+        defer { headsets.forEach { $0.unload() } }
+        if mode == .headsets {
+            headsets = [try NullSink(name: "parley_bench_hsa_\(label)", format: NullSink.format()),
+                        try NullSink(name: "parley_bench_hsb_\(label)", format: NullSink.format())]
+            devices = ["--source", "\(Self.microphone).monitor", "--sink", headsets[0].name,
+                       "--source-b", headsets[1].monitor, "--sink-b", Self.speaker]
+        }
+        let dialog = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"]
+                                         + mode.arguments + devices, terminal: .pipe)
         defer { dialog.finish() }
         try dialog.waitFor("A (en-US), your turn", moreThan: 0, timeout: 120)
         Thread.sleep(forTimeInterval: 1)
