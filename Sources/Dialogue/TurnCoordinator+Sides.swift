@@ -11,6 +11,9 @@ extension TurnCoordinator {
     /// for speech starts over with the new kind of request.
     public func setTurnTaking(_ turnTaking: TurnTaking) async {
         let language = configuration[.a].locale.language
+        if turnTaking == .auto, stages.hasSeparateDevices {
+            return emit(.notice("hands-free turns are off: they tell the sides apart by language on one microphone, and each side has its own; turns alternate"))
+        }
         if turnTaking == .auto, configuration[.b].locale.language == language {
             return emit(.notice("hands-free turns are off: \(OneLanguage(language: language)); turns alternate"))
         }

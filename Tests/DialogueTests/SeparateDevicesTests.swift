@@ -107,4 +107,13 @@ struct SeparateDevicesTests {
         try await rig.waitUntil("B is heard again") { audioB.isListening }
         #expect(!rig.audio.isListening)
     }
+
+    @Test(":turns auto with a microphone per side is refused in one line; turns keep alternating")
+    func handsFreeRefused() async throws {
+        let rig = rig(FakeAudio())
+        try await rig.start()
+        await rig.coordinator.setTurnTaking(.auto)
+        try await rig.recorder.waitForMessage("hands-free turns are off: they tell the sides apart by language on one microphone")
+        #expect(await rig.coordinator.configuration.turnTaking == .alternate)
+    }
 }
