@@ -63,9 +63,7 @@ public final class AudioConnection: @unchecked Sendable {  // every stored var: 
             return nil
         }
         dropContext()
-        let properties = PulsePropertyList()
-        properties.set(PulsePropertyList.applicationName, to: applicationName)
-        guard let made = PulseContext(api: mainloop.api, name: applicationName, properties: properties, cookie: cookie) else {
+        guard let made = PulseContext(api: mainloop.api, applicationName: applicationName, cookie: cookie) else {
             return AudioServerUnavailable(server: server, reason: "libpulse could not create a context")
         }
         context = made

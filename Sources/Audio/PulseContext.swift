@@ -36,6 +36,14 @@ final class PulseContext {
         self.handle = handle
     }
 
+    /// A new, unconnected context that names the application `applicationName` to the server
+    /// (its `application.name`), showing it `cookie`; nil when libpulse cannot make one.
+    convenience init?(api: UnsafeMutablePointer<pa_mainloop_api>, applicationName: String, cookie: String?) {
+        let properties = PulsePropertyList()
+        properties.set(PulsePropertyList.applicationName, to: applicationName)
+        self.init(api: api, name: applicationName, properties: properties, cookie: cookie)
+    }
+
     /// Held while a context is created with a cookie of its own.
     private static let creation = NSLock()
 

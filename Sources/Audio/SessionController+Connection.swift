@@ -29,10 +29,7 @@ extension SessionController {
     /// (the session keeps it alive until the mainloop has stopped).
     private func startContext() -> (any Error)? {
         if let connection { return connection.join(self) }
-        let properties = PulsePropertyList()
-        properties.set(PulsePropertyList.applicationName, to: options.applicationName)
-        guard let context = PulseContext(api: mainloop.api, name: options.applicationName, properties: properties,
-                                         cookie: options.cookie) else {
+        guard let context = PulseContext(api: mainloop.api, applicationName: options.applicationName, cookie: options.cookie) else {
             return AudioServerUnavailable(server: options.server, reason: "libpulse could not create a context")
         }
         ownContext = context

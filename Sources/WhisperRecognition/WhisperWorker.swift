@@ -165,19 +165,22 @@ public actor WhisperWorker {
         var featureMels = 0
         var featureTime = Duration.zero
         var worker: WhisperProcess?
+        // The features for the running worker's mel bands, made again only when they change.
+        func makeFeatures() {
+            guard features == nil || featureMels != extractor.mels else { return }
+            let started = ContinuousClock.now
+            features = padding.features(of: audio, with: extractor)
+            featureMels = extractor.mels
+            if let perturbation { perturbation.apply(to: &features!.values) }
+            featureTime = started.duration(to: .now)
+        }
         do {
             return try await RestartOnce.run({
                 _ = try await running()
                 // A decode no longer wanted (a speculative one whose speech went on) is not sent.
                 try Task.checkCancellation()
                 // The features are made before the turn is taken, while another decode runs.
-                if features == nil || featureMels != extractor.mels {
-                    let started = ContinuousClock.now
-                    features = padding.features(of: audio, with: extractor)
-                    featureMels = extractor.mels
-                    if let perturbation { perturbation.apply(to: &features!.values) }
-                    featureTime = started.duration(to: .now)
-                }
+                makeFeatures()
                 try Task.checkCancellation()
                 await withCheckedContinuation { continuation in
                     if turns.arrive(channel, continuation) { continuation.resume() }
@@ -187,11 +190,7 @@ public actor WhisperWorker {
                 // The worker may have been started again meanwhile, with a model of other mel bands.
                 let current = try await running()
                 worker = current
-                if featureMels != extractor.mels {
-                    features = padding.features(of: audio, with: extractor)
-                    featureMels = extractor.mels
-                    if let perturbation { perturbation.apply(to: &features!.values) }
-                }
+                makeFeatures()
                 nextID += 1
                 let id = nextID
                 call.features = WhisperFeatureShape(mels: extractor.mels, frames: features?.frames ?? 0,

@@ -89,13 +89,6 @@ struct RoomCommand: AsyncParsableCommand {
         }
     }
 
-    /// Which microphone a party hears: a source of a server, nil for the defaults.
-    private struct Microphone: Hashable, CustomStringConvertible {
-        var server: String?
-        var source: String?
-        var description: String { "\(source ?? "the default source") of \(server ?? "the default server")" }
-    }
-
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()

@@ -83,13 +83,14 @@ struct SideDevicePlan {
     }
 
     private static func expanded(_ path: String) -> String { (path as NSString).expandingTildeInPath }
+}
 
-    /// Which microphone a side hears: a source of a server, nil for the defaults.
-    private struct Microphone: Equatable, CustomStringConvertible {
-        var server: String?
-        var source: String?
-        var description: String { "\(source ?? "the default source") of \(server ?? "the default server")" }
-    }
+/// Which microphone a side or a party hears: a source of a server, nil for the defaults.
+/// Two people on one are refused: each would hear the other's words as theirs.
+struct Microphone: Hashable, CustomStringConvertible {
+    var server: String?
+    var source: String?
+    var description: String { "\(source ?? "the default source") of \(server ?? "the default server")" }
 }
 
 /// A per-side device plan that cannot work, in one sentence.

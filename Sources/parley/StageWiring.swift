@@ -52,7 +52,7 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
             ? AudioConnection(server: b.server, cookie: b.cookie, applicationName: b.applicationName) : nil
     }
     let a = await openAudioSession(request, options: request.devices.a, side: sideB == nil ? nil : "A", connection: shared)
-    let b = await sideB.asyncMap { await openAudioSession(request, options: $0, side: "B", connection: shared) }
+    let b: OpenedAudio? = if let sideB { await openAudioSession(request, options: sideB, side: "B", connection: shared) } else { nil }
     await prepareTranslations(translator, request)
     let (recognizer, recognitionLimits) = await recognition
     var stages = DialogueStages(
@@ -77,14 +77,6 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
         throw unreachable
     }
     return (stages, recognizer, a.canceller != nil && (b.map { $0.canceller != nil } ?? true))
-}
-
-extension Optional {
-    /// `map` with an asynchronous transform.
-    func asyncMap<T>(_ transform: (Wrapped) async -> T) async -> T? {
-        guard let self else { return nil }
-        return await transform(self)
-    }
 }
 
 /// Apertium, one process per direction.
