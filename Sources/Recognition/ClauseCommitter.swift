@@ -27,13 +27,28 @@ public import ParleyCore
 ///   few words in, with low confidence, most often in a window that starts inside a
 ///   sentence. Under LocalAgreement, a hypothesis whose last word ends more than
 ///   `earlyStop` before the end of the audio while the detector still hears speech is
-///   neither agreed with nor kept: the next one is compared with the last whole one.
+///   neither agreed with nor kept: the next one is compared with the last whole one. Under
+///   either policy, the decode after one that stopped early goes without the prompt: Whisper
+///   stops early most after a prompt, and decodes the same window whole far more often
+///   without one.
 /// - **A last word stretched to the end of the audio is cut back.** While the person goes
 ///   on, the alignment of a hypothesis's last word often takes in the speech after it that
 ///   the decode did not write (one read "… still more" with "more" lasting until the words
 ///   after it had been said). Its end is taken as at most `longestWord` for its letters:
 ///   a window that slid to the stretched end, or words dropped as lying before it, would
 ///   lose what was said there; and a hypothesis that stopped early then reads as such.
+/// - **A decode that left speech out is cut where it did.** A word's aligned time runs until
+///   the next word begins, so where a decode wrote nothing for speech it heard (it stopped a
+///   few words in, or left a stretch out), the word before the gap is aligned across it: one
+///   read "to do" for 5.8 s of "to do for them. He was not …", "to" lasting 5.7 s and "do"
+///   at the end. Where the detector heard at least `unwrittenSpeech` of speech past a word's
+///   longest length (`longestWord`) and before the next word, the hypothesis is taken as its
+///   words before that one, whose own end is not known. Taken whole, its later words would
+///   be committed seconds late, and the words said in the gap, lying before them, would read
+///   as committed already and never be. The cut hypothesis mostly reads as stopped early,
+///   and the decode after it goes without the prompt. At the endpoint, `commitBeforeGap`
+///   commits the final decode's words before the gap and slides the window to it, for the
+///   rest to be decoded again without the prompt.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.
@@ -64,6 +79,10 @@ public struct ClauseCommitter: Sendable {
     public static let windowLead = 0.1
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
+    /// Speech heard past a word's longest length, before the next word, that shows the decode
+    /// wrote nothing for what was said there: two or three words, where a slow word or an
+    /// alignment a little late is well under it, and the detector's hangover 0.2 s.
+    public static let unwrittenSpeech = 1.0
 
     /// The longest a word of `letters` letters is taken to last, in seconds: 0.3 s and 0.12 s
     /// a letter, half again as slow as careful speech.
@@ -84,6 +103,11 @@ public struct ClauseCommitter: Sendable {
     public private(set) var clauses: [RecognizedClause] = []
     /// How many hypotheses were set aside as stopped early.
     public private(set) var stoppedEarlyCount = 0
+    /// How many decodes were cut where they left speech out.
+    public private(set) var gapCount = 0
+    /// Whether the last decode left speech out (a gap, or it stopped early): the next goes
+    /// without the prompt.
+    public private(set) var leftSpeechOut = false
 
     public init(policy: CommitPolicy, alignAttMargin: Double = ClauseCommitter.defaultAlignAttMargin) {
         self.policy = policy
@@ -92,6 +116,7 @@ public struct ClauseCommitter: Sendable {
 
     /// The committed text before the window: what the next decode is told came before.
     public var prompt: String? {
+        guard !leftSpeechOut else { return nil }
         let before = committed.prefix { $0.end <= windowStart + Self.windowLead + 0.001 }
         guard !before.isEmpty else { return nil }
         return RecognizedWord.line(before.suffix(Self.promptWords).map(\.text))
@@ -105,14 +130,24 @@ public struct ClauseCommitter: Sendable {
 
     /// Takes one decode's words (times on the utterance's axis) of audio heard until
     /// `heardUntil`; returns the clauses this closes, each with `committedAt`.
-    /// `silent`: the detector heard silence at the end of the decoded audio.
-    public mutating func hypothesis(_ heardWords: [RecognizedWord], heardUntil: Double, silent: Bool = false) -> [RecognizedClause] {
+    /// `silent`: the detector heard silence at the end of the decoded audio; `speech`: where
+    /// it heard speech in the utterance.
+    public mutating func hypothesis(_ heardWords: [RecognizedWord], heardUntil: Double, silent: Bool = false,
+                                    speech: SpeechTimeline = SpeechTimeline()) -> [RecognizedClause] {
         var words = heardWords
+        leftSpeechOut = false
+        if let gap = Self.wordAcrossGap(in: words, speech: speech) {
+            words = Array(words[..<gap])
+            gapCount += 1
+            leftSpeechOut = true
+        }
         if !silent, var last = words.last {
             last.end = min(last.end, last.start + Self.longestWord(letters: Self.normalized(last.text).count))
             words[words.count - 1] = last
         }
-        if policy == .localAgreement, !silent, heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop {
+        let stoppedEarly = !silent && heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop
+        leftSpeechOut = leftSpeechOut || stoppedEarly
+        if policy == .localAgreement, stoppedEarly {
             stoppedEarlyCount += 1
             return []
         }
@@ -133,6 +168,21 @@ public struct ClauseCommitter: Sendable {
         return closeClauses(heardUntil: heardUntil, silent: silent, atEnd: false)
     }
 
+    /// Whether the endpoint's decode `words` left speech out (`wordAcrossGap`). If so, commits
+    /// its words before the gap and slides the window to it, and the next decode goes without
+    /// the prompt; true when that decode would hear other audio or another prompt, for the
+    /// request to decode the rest again.
+    public mutating func commitBeforeGap(in words: [RecognizedWord], speech: SpeechTimeline) -> Bool {
+        guard let gap = Self.wordAcrossGap(in: words, speech: speech) else { return false }
+        let (window, prompted) = (windowStart, prompt != nil)
+        gapCount += 1
+        committed += newWords(in: Array(words[..<gap]))
+        pending = []
+        if let last = committed.last { slideWindow(after: last, next: words[gap]) }
+        leftSpeechOut = true
+        return windowStart > window + 0.001 || prompted
+    }
+
     /// The endpoint: the final decode's words of the last window are the tail. Returns every
     /// clause not handed on yet (the committed words of an open clause and the tail), each
     /// marked `isTail`: they were committed at the endpoint.
@@ -140,6 +190,16 @@ public struct ClauseCommitter: Sendable {
         committed += newWords(in: words)
         pending = []
         return closeClauses(heardUntil: heardUntil, silent: true, atEnd: true)
+    }
+
+    /// The first of `words` after which the detector heard `unwrittenSpeech` of speech that no
+    /// word covers (from the word's longest end to the next word's start); nil when the decode
+    /// left nothing out.
+    static func wordAcrossGap(in words: [RecognizedWord], speech: SpeechTimeline) -> Int? {
+        words.indices.dropLast().first { index in
+            let longest = words[index].start + longestWord(letters: normalized(words[index].text).count)
+            return speech.speech(from: longest, to: words[index + 1].start) >= unwrittenSpeech
+        }
     }
 
     /// The words of a hypothesis not committed yet.

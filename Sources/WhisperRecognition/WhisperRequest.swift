@@ -30,6 +30,8 @@ public actor WhisperRequest: RecognitionRequest {
     private var tracker: UtteranceTracker
     /// The utterance's samples, from shortly before the detected onset.
     private var utterance: [Int16] = []
+    /// Where the detector heard speech in `utterance` (none in the audio before the onset).
+    private var speech = SpeechTimeline()
     /// Where, in `utterance`, the detector last said speech stopped; nil while speech goes on.
     private var silenceStart: Int?
     private var partialRunning = false
@@ -109,6 +111,7 @@ public actor WhisperRequest: RecognitionRequest {
         let heard = stream.detector.inSpeech
         if tracker.hasSpeech {
             utterance += step
+            speech.append(step.count, speech: heard)
         } else {
             stream.remember(step)
         }
@@ -125,6 +128,9 @@ public actor WhisperRequest: RecognitionRequest {
         let transition = tracker.advance(by: step.count, inSpeech: speaking)
         if transition == .started {
             utterance = stream.takePreroll()
+            speech = SpeechTimeline()
+            speech.append(utterance.count - step.count, speech: false)
+            speech.append(step.count, speech: heard)
             utteranceOrigin = tracker.seconds(max(0, tracker.position - utterance.count))
         }
         return transition
@@ -177,7 +183,7 @@ public actor WhisperRequest: RecognitionRequest {
     }
 
     private func decodeFinal() async throws -> RecognitionResult {
-        let range = finalRange
+        var range = finalRange
         commitTask?.cancel()
         let result: RecognitionResult?
         do {
@@ -189,19 +195,38 @@ public actor WhisperRequest: RecognitionRequest {
         } catch RecognitionError.emptyRecognition where committer.map({ !$0.committed.isEmpty }) == true {
             result = nil  // the committed words are the utterance; nothing after them
         }
-        guard var committer else { return try result ?? { throw RecognitionError.emptyRecognition }() }
-        let offset = Double(range.lowerBound) / 16_000
-        var tail = (result?.words ?? []).map { $0.shifted(by: offset) }
-        if tail.isEmpty, let text = result?.text, !text.isEmpty {  // decoded without word times
-            let end = Double(range.upperBound) / 16_000
-            tail = text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: 0) }
+        guard committer != nil else { return try result ?? { throw RecognitionError.emptyRecognition }() }
+        var tail = Self.tail(of: result, in: range)
+        // A decode that left speech out is committed up to the gap and the rest decoded again.
+        for _ in 0..<Self.gapRedecodes {
+            guard committer?.commitBeforeGap(in: tail, speech: speech) == true else { break }
+            range = windowStartSample..<range.upperBound
+            do {
+                tail = Self.tail(of: try await decode(Array(utterance[range])), in: range)
+            } catch RecognitionError.emptyRecognition {
+                tail = []
+            }
         }
+        guard var committer else { throw RecognitionError.emptyRecognition }
         _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000)
         self.committer = committer
         let clauses = committer.clauses.map { $0.shifted(by: utteranceOrigin) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,
                                  words: clauses.flatMap(\.words), isFinal: true, clauses: clauses)
+    }
+
+    /// How many times at most the endpoint decodes the rest of a window again after a decode
+    /// that left speech out (`ClauseCommitter.commitBeforeGap`).
+    static let gapRedecodes = 2
+
+    /// A final decode's words of the audio `range`, on the utterance's axis; without word
+    /// times, its text's words at the end of the range.
+    private static func tail(of result: RecognitionResult?, in range: Range<Int>) -> [RecognizedWord] {
+        let words = (result?.words ?? []).map { $0.shifted(by: Double(range.lowerBound) / 16_000) }
+        guard words.isEmpty, let text = result?.text, !text.isEmpty else { return words }
+        let end = Double(range.upperBound) / 16_000
+        return text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: 0) }
     }
 
     private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
@@ -308,7 +333,7 @@ public actor WhisperRequest: RecognitionRequest {
         let words = answer.heard ? answer.words.map {
             RecognizedWord(text: $0.text, start: $0.start + offset, end: $0.end + offset, confidence: $0.confidence)
         } : []
-        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000, silent: silent)
+        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000, silent: silent, speech: speech)
         self.committer = committer
         readyClauses += closed.map { $0.shifted(by: utteranceOrigin) }
         let display = committer.display
