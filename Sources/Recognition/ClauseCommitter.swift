@@ -27,10 +27,7 @@ public import ParleyCore
 ///   few words in, with low confidence, most often in a window that starts inside a
 ///   sentence. Under LocalAgreement, a hypothesis whose last word ends more than
 ///   `earlyStop` before the end of the audio while the detector still hears speech is
-///   neither agreed with nor kept: the next one is compared with the last whole one. Under
-///   either policy, the decode after one that stopped early goes without the prompt: Whisper
-///   stops early most after a prompt, and decodes the same window whole far more often
-///   without one.
+///   neither agreed with nor kept: the next one is compared with the last whole one.
 /// - **A last word stretched to the end of the audio is cut back.** While the person goes
 ///   on, the alignment of a hypothesis's last word often takes in the speech after it that
 ///   the decode did not write (one read "… still more" with "more" lasting until the words
@@ -45,10 +42,14 @@ public import ParleyCore
 ///   longest length (`longestWord`) and before the next word, the hypothesis is taken as its
 ///   words before that one, whose own end is not known. Taken whole, its later words would
 ///   be committed seconds late, and the words said in the gap, lying before them, would read
-///   as committed already and never be. The cut hypothesis mostly reads as stopped early,
-///   and the decode after it goes without the prompt. At the endpoint, `commitBeforeGap`
-///   commits the final decode's words before the gap and slides the window to it, for the
-///   rest to be decoded again without the prompt.
+///   as committed already and never be. The cut hypothesis mostly reads as stopped early.
+///   The decode after it goes without the prompt: Whisper leaves speech out most after a
+///   prompt, and decodes the same window whole far more often without one. (A decode that
+///   merely stopped early keeps the prompt for the next: without it, Whisper writes again
+///   the end of the word the window starts in, "fish" of "selfish", and successive decodes
+///   agree later.) At the endpoint, `commitBeforeGap` commits the final decode's words
+///   before the gap and slides the window to it, for the rest to be decoded again without
+///   the prompt.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.
@@ -105,7 +106,7 @@ public struct ClauseCommitter: Sendable {
     public private(set) var stoppedEarlyCount = 0
     /// How many decodes were cut where they left speech out.
     public private(set) var gapCount = 0
-    /// Whether the last decode left speech out (a gap, or it stopped early): the next goes
+    /// Whether the last decode left speech out in a gap (`wordAcrossGap`): the next goes
     /// without the prompt.
     public private(set) var leftSpeechOut = false
 
@@ -145,9 +146,7 @@ public struct ClauseCommitter: Sendable {
             last.end = min(last.end, last.start + Self.longestWord(letters: Self.normalized(last.text).count))
             words[words.count - 1] = last
         }
-        let stoppedEarly = !silent && heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop
-        leftSpeechOut = leftSpeechOut || stoppedEarly
-        if policy == .localAgreement, stoppedEarly {
+        if policy == .localAgreement, !silent, heardUntil - (words.last?.end ?? windowStart) > Self.earlyStop {
             stoppedEarlyCount += 1
             return []
         }
