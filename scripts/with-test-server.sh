@@ -13,7 +13,8 @@
 # PARLEY_TEST_SERVER_RESTARTS names, and scripts/run-tests.sh runs a target that
 # failed across a restart once more. pipewire-pulse 0.3.65 can crash when a
 # module-echo-cancel is unloaded while its streams run (a segfault in
-# pw_stream_dequeue_buffer; seen about once in 200 unloads).
+# pw_stream_dequeue_buffer); Parley suspends a canceller's devices before it
+# unloads one (EchoCanceller), which avoids it, but not every unload is Parley's.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/server-common.sh

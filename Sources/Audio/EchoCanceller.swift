@@ -85,8 +85,30 @@ public struct EchoCanceller: Sendable, Equatable {
             return false
         }
         let modules = connection.list { context, answer in context.modules(answer) } ?? []
-        guard modules.contains(where: { $0.index == module && isThisCanceller($0) }) else { return false }
-        return connection.answer { context, answer in context.unloadModule(module, answer) } ?? false
+        guard let loaded = modules.first(where: { $0.index == module && isThisCanceller($0) }) else { return false }
+        return Self.unload(loaded, on: connection)
+    }
+
+    /// Suspends the canceller's source and sink, then unloads its module; whether it went.
+    ///
+    /// pipewire-pulse 0.3.65 (Debian bookworm's) destroys the canceller's four streams one
+    /// after another on its main thread while its data thread may still be processing them,
+    /// and can then crash (a segfault in `pw_stream_dequeue_buffer`), taking every client of
+    /// the server with it. With the two devices suspended first, their streams are no longer
+    /// processed when they go (BENCHMARKS.md § Echo canceller unloads on pipewire-pulse).
+    /// PulseAudio corks the canceller's streams on suspension and unloads it as before.
+    static func unload(_ module: LoadedModule, on connection: OneShotConnection) -> Bool {
+        let names = module.arguments.split(separator: " ")
+        func device(_ key: String) -> String? {
+            names.first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        if let source = device("source_name") {
+            _ = connection.answer { context, answer in context.suspendSource(named: source, true, answer) }
+        }
+        if let sink = device("sink_name") {
+            _ = connection.answer { context, answer in context.suspendSink(named: sink, true, answer) }
+        }
+        return connection.answer { context, answer in context.unloadModule(module.index, answer) } ?? false
     }
 
     /// Whether `loaded` is this canceller's module, by its source's name.
@@ -109,9 +131,7 @@ public struct EchoCanceller: Sendable, Equatable {
             guard let owner = owner(of: module), owner.host == hostLabel else { return false }
             return startTime(of: owner.pid) != owner.start
         }
-        return stale.filter { module in
-            connection.answer { context, answer in context.unloadModule(module.index, answer) } ?? false
-        }.count
+        return stale.filter { unload($0, on: connection) }.count
     }
 
     /// The host, process and start time a canceller's source name names, nil for a module that is not one of Parley's.

@@ -19,6 +19,22 @@ extension PulseContext {
         }, callback.userData), callback: callback)
     }
 
+    /// Suspends (or resumes) the source named `name` (`pa_context_suspend_source_by_name`); answers whether it took.
+    func suspendSource(named name: String, _ suspend: Bool, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
+        let callback = PulseCallback<Bool>.retained(answer)
+        return PulseOperation(pa_context_suspend_source_by_name(handle, name, suspend ? 1 : 0, { _, success, userData in
+            PulseCallback<Bool>.call(userData, with: success != 0)
+        }, callback.userData), callback: callback)
+    }
+
+    /// Suspends (or resumes) the sink named `name` (`pa_context_suspend_sink_by_name`); answers whether it took.
+    func suspendSink(named name: String, _ suspend: Bool, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
+        let callback = PulseCallback<Bool>.retained(answer)
+        return PulseOperation(pa_context_suspend_sink_by_name(handle, name, suspend ? 1 : 0, { _, success, userData in
+            PulseCallback<Bool>.call(userData, with: success != 0)
+        }, callback.userData), callback: callback)
+    }
+
     /// Every loaded module, then nil (`pa_context_get_module_info_list`).
     func modules(_ answer: @escaping (LoadedModule?) -> Void) -> PulseOperation? {
         let callback = PulseCallback<LoadedModule?>.retained(answer)
