@@ -15,7 +15,8 @@ extension TurnCoordinator {
 
     /// Whether listening stays open while a translation plays.
     var listensWhileSpeaking: Bool {
-        guard configuration.bargeIn, configuration.bargeInUnavailable == nil, case let .speaking(side) = state else { return false }
+        guard configuration.bargeIn, configuration.bargeInUnavailable == nil, !inputEnded,
+              case let .speaking(side) = state else { return false }
         return typedOnlyReason(for: side) == nil
     }
 

@@ -59,6 +59,10 @@ public actor TurnCoordinator {
     var speakingNow: String?
     /// A barge-in request is being opened.
     var bargeInOpening = false
+    /// The input has ended (`finishAndStop`): what was begun is finished, and nobody barges in
+    /// any more, so the conversation settles even where a translation's echo keeps being heard
+    /// as someone speaking over it.
+    public private(set) var inputEnded = false
     /// The turn being interpreted while it is spoken (`TurnCoordinator+Simultaneous`).
     var interpretation: Interpretation?
     /// Numbers interpretations, so the loop of a cancelled one stops.
@@ -126,8 +130,10 @@ public actor TurnCoordinator {
 
     /// Ends the conversation the way end of input should: a turn being spoken,
     /// translated or recognized is finished first (speech already heard is
-    /// finished as with the key), queued typed lines are processed, then `stop()`.
+    /// finished as with the key), queued typed lines are processed, then `stop()`. A barge-in
+    /// already being recognized is finished too, but no new one is opened.
     public func finishAndStop() async {
+        inputEnded = true
         if case .listening = state, listening?.speechStart != nil { await endTurn() }
         if case .correcting = state { await submitTyped("") }
         await waitUntilReady()

@@ -82,6 +82,27 @@ struct BargeInTests {
         #expect(!rig.recorder.events.contains(.bargeIn(.b)))
     }
 
+    @Test("after the end of input nobody barges in: a person over the last translation neither holds nor interrupts it, and the conversation ends")
+    func endOfInputTakesNoBargeIn() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0), TestRig.final("espera, no es eso")]])
+        let stopping = Task { await rig.coordinator.finishAndStop() }
+        var waited = 0
+        while await !rig.coordinator.inputEnded, waited < 1_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        try #require(await rig.coordinator.inputEnded, "the end of input was taken")
+        for _ in 0..<5 { rig.audio.feed(FakeAudio.personChunk) }
+        rig.audio.releasePlayback()
+        await stopping.value
+        await rig.recorder.waitForTheEnd()
+        #expect(rig.recorder.finishedTurns.map(\.text) == ["hello"])
+        #expect(!rig.recorder.events.contains(.bargeIn(.b)))
+        #expect(!rig.audio.log.contains("pausePlayback") && !rig.audio.log.contains("cancelPlayback"), "\(rig.audio.log)")
+        #expect(await rig.coordinator.state == .ended)
+    }
+
     @Test("with barge-in off the microphone closes while a translation plays")
     func offClosesTheMicrophone() async throws {
         let rig = TestRig()
