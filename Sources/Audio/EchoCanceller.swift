@@ -103,10 +103,10 @@ public struct EchoCanceller: Sendable, Equatable {
             names.first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
         }
         if let source = device("source_name") {
-            _ = connection.answer { context, answer in context.suspendSource(named: source, true, answer) }
+            _ = connection.answer { context, answer in context.suspendSource(named: source, answer) }
         }
         if let sink = device("sink_name") {
-            _ = connection.answer { context, answer in context.suspendSink(named: sink, true, answer) }
+            _ = connection.answer { context, answer in context.suspendSink(named: sink, answer) }
         }
         return connection.answer { context, answer in context.unloadModule(module.index, answer) } ?? false
     }

@@ -19,18 +19,18 @@ extension PulseContext {
         }, callback.userData), callback: callback)
     }
 
-    /// Suspends (or resumes) the source named `name` (`pa_context_suspend_source_by_name`); answers whether it took.
-    func suspendSource(named name: String, _ suspend: Bool, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
+    /// Suspends the source named `name` (`pa_context_suspend_source_by_name`); answers whether it took.
+    func suspendSource(named name: String, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
         let callback = PulseCallback<Bool>.retained(answer)
-        return PulseOperation(pa_context_suspend_source_by_name(handle, name, suspend ? 1 : 0, { _, success, userData in
+        return PulseOperation(pa_context_suspend_source_by_name(handle, name, 1, { _, success, userData in
             PulseCallback<Bool>.call(userData, with: success != 0)
         }, callback.userData), callback: callback)
     }
 
-    /// Suspends (or resumes) the sink named `name` (`pa_context_suspend_sink_by_name`); answers whether it took.
-    func suspendSink(named name: String, _ suspend: Bool, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
+    /// Suspends the sink named `name` (`pa_context_suspend_sink_by_name`); answers whether it took.
+    func suspendSink(named name: String, _ answer: @escaping (Bool) -> Void) -> PulseOperation? {
         let callback = PulseCallback<Bool>.retained(answer)
-        return PulseOperation(pa_context_suspend_sink_by_name(handle, name, suspend ? 1 : 0, { _, success, userData in
+        return PulseOperation(pa_context_suspend_sink_by_name(handle, name, 1, { _, success, userData in
             PulseCallback<Bool>.call(userData, with: success != 0)
         }, callback.userData), callback: callback)
     }

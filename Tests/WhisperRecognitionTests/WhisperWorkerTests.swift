@@ -18,10 +18,14 @@ struct WhisperWorkerTests {
         return try AudioFileReader.read(path).samples
     }
 
+    /// The installed worker and models, found as Parley finds them.
+    static func installation() -> WhisperInstallation {
+        WhisperInstallation.discover(shipped: Fixtures.dataDirectory, models: DataDirectories.defaultModels(),
+                                     dataHome: DataDirectories.personalData())
+    }
+
     static func recognizer(secondOpinion: Bool = true) throws -> WhisperRecognizer {
-        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
-                                                        models: DataDirectories.defaultModels(),
-                                                        dataHome: DataDirectories.personalData())
+        let installation = installation()
         var tuning = WhisperRecognizer.Tuning()
         tuning.speculative = false
         tuning.partialResults = false
@@ -169,9 +173,7 @@ struct WhisperWorkerTests {
     /// worker does (`memory.import_runtime`, oneDNN's primitive cache off) and loads the installed
     /// model as the worker does (int8, two threads), after handing freed memory back.
     static func bareRuntimeResident() throws -> Double {
-        let installation = WhisperInstallation.discover(shipped: Fixtures.dataDirectory,
-                                                        models: DataDirectories.defaultModels(),
-                                                        dataHome: DataDirectories.personalData())
+        let installation = installation()
         let model = try #require(installation.models.first).path
         let program = """
             import re, sys
