@@ -54,6 +54,10 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
     /// Whether both streams are running now (false while reconnecting).
     public var isConnected: Bool { engine.mainloop.withLock { engine.phase == .ready } }
 
+    /// Whether the session records and plays through an echo canceller now
+    /// (`AudioSessionOptions.echoCancellation`, loaded again at each connection).
+    public var cancelsEcho: Bool { engine.mainloop.withLock { engine.canceller != nil } }
+
     /// What the session reports on its own: interruptions, server loss and return, overruns.
     /// One stream for the life of the session, for one listener.
     public var events: AsyncStream<AudioEvent> { engine.events }

@@ -29,19 +29,19 @@ public struct AudioSessionOptions: Sendable, Equatable {
     /// below one synthesized chunk so sound starts with the first chunk; a drain starts
     /// anything shorter.
     public var playbackPrebufferMilliseconds: Int
-    /// Whether capture is discarded while the machine speaks (echo safety). Turn off only
-    /// with headphones, or to measure loopback latency.
+    /// Whether capture is discarded while the machine speaks (echo safety), when the session
+    /// has no echo canceller. Turn off only with headphones, or to measure loopback latency.
     public var gatesCaptureDuringPlayback: Bool
     /// Whether the echo guard compares what the microphone hears with its predicted echo (true),
     /// or calls any sound during playback a person (false: the control that shows what an
     /// unguarded microphone hears).
     public var echoGuardCompares: Bool = true
-    /// What the echo guard listens to: the captured audio itself (false), or, with an echo
-    /// canceller as `source`, the microphone behind it (true: `echoGuardSource`, nil for the
-    /// server's default source), on a third stream.
-    public var echoGuardHearsMicrophone: Bool = false
-    /// The microphone behind the canceller, when `echoGuardHearsMicrophone`; nil is the default source.
-    public var echoGuardSource: String?
+    /// The echo canceller the session records and plays through, loaded on its server for
+    /// `source` and `sink` at every connection (at `open()` and after the server returns);
+    /// nil for none. With one loaded, capture stays open during playback and the echo guard
+    /// listens to the microphone behind it on a third stream; `gatesCaptureDuringPlayback`
+    /// then applies only while none could be loaded again after a reconnection.
+    public var echoCancellation: EchoCancellation?
     /// The server's cookie file, for a server that wants one other than libpulse's own
     /// (`$PULSE_COOKIE` or `~/.config/pulse/cookie`): a party's server on another machine.
     public var cookie: String?
@@ -70,5 +70,16 @@ public struct AudioSessionOptions: Sendable, Equatable {
         self.gatesCaptureDuringPlayback = gatesCaptureDuringPlayback
         self.reconnectInitialDelay = reconnectInitialDelay
         self.reconnectMaximumDelay = reconnectMaximumDelay
+    }
+}
+
+/// An echo canceller an `AudioSession` loads for its devices (`EchoCanceller`).
+public struct EchoCancellation: Sendable, Equatable {
+    /// Letters and digits that tell apart two cancellers of one process (a side's each).
+    public var tag: String?
+
+    /// A canceller named with `tag`.
+    public init(tag: String? = nil) {
+        self.tag = tag
     }
 }

@@ -68,7 +68,7 @@ extension SessionController {
         updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
         // The guard judges only a capture that stays open during playback; a gated one never
         // delivers the playback, and its tail is dropped by the gate.
-        if !options.echoGuardHearsMicrophone && !options.gatesCaptureDuringPlayback { judge(samples) }
+        if !devices.guardsMicrophone && !devices.gatesCaptureDuringPlayback { judge(samples) }
         let verdict = echoGuard.verdict
         guard let admitted = gate.admit(samples.count) else { return }
         if let start = activationStart {

@@ -7,6 +7,7 @@ extension SessionController {
     /// On failure the half-made connection is torn down and the phase becomes `failurePhase`.
     func connect(failurePhase: Phase) async throws {
         do {
+            try await chooseDevices(opening: failurePhase == .new)
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 mainloop.withLock {
                     guard phase != .closed else { return continuation.resume(throwing: AudioSessionError.notOpen) }
@@ -43,7 +44,7 @@ extension SessionController {
     }
 
     /// The server this session connects to: its shared connection's, or its own.
-    private var server: String? { connection.map(\.server) ?? options.server }
+    var server: String? { connection.map(\.server) ?? options.server }
 
     /// The context's state callback (mainloop thread); a shared connection's calls it for
     /// every session on it.
@@ -90,7 +91,7 @@ extension SessionController {
 
     private func connectionReady() {
         phase = .ready
-        gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback, listening: gate.isListening)
+        gate = CaptureGate(closesDuringPlayback: devices.gatesCaptureDuringPlayback, listening: gate.isListening)
         isInterrupted = false
         if wantsStreams {
             let devices = "capture from \(deviceName(recordStream)), playback to \(deviceName(playbackStream))"
@@ -104,7 +105,7 @@ extension SessionController {
     /// missing device (`streamFailure`), but pipewire-pulse connects the stream to the default
     /// one instead, so a mistyped `--sink` would play on the wrong device without a word.
     private func substitutedDevice() -> AudioSessionError? {
-        for (isRecord, requested, stream) in [(true, options.source, recordStream), (false, options.sink, playbackStream)] {
+        for (isRecord, requested, stream) in [(true, devices.source, recordStream), (false, devices.sink, playbackStream)] {
             // An index or a special name such as @DEFAULT_SINK@ is not the name the device reports.
             guard let requested, !requested.isEmpty, !requested.hasPrefix("@"),
                   !requested.allSatisfy(\.isNumber),
@@ -163,6 +164,7 @@ extension SessionController {
     /// (a shared connection's, with its last session).
     func close() async {
         guard beginClose() else { return }
+        await unloadCanceller()
         if connection?.sessionClosed() ?? true {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
@@ -178,6 +180,7 @@ extension SessionController {
     /// `close()` for a session being deinitialized: stops the mainloop on the calling thread.
     func closeNow() {
         guard beginClose() else { return }
+        unloadCancellerNow()
         if connection?.sessionClosed() ?? true { mainloop.stop() }
         capture.finish()
         eventSink.finish()

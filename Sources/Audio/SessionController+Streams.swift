@@ -16,7 +16,7 @@ extension SessionController {
         playbackStream = playback
         installCallbacks(record: record, playback: playback)
         let flags: PulseStream.Flags = [.adjustLatency, .autoTimingUpdate, .interpolateTiming]
-        if options.echoGuardHearsMicrophone {
+        if devices.guardsMicrophone {
             guard let microphone = makeStream(on: context, name: "Parley echo guard", format: .recognition,
                                               role: options.captureRole) else {
                 return AudioSessionError.streamFailed(kind: "capture", reason: contextError())
@@ -25,18 +25,18 @@ extension SessionController {
             microphone.onStateChange { [unowned self, unowned microphone] in streamStateChanged(microphone) }
             microphone.onReadable { [unowned self, unowned microphone] in microphoneReadable(microphone) }
             do {
-                try microphone.connectRecord(device: options.echoGuardSource, buffer: guardBufferAttributes(), flags: flags)
+                try microphone.connectRecord(device: devices.guardSource, buffer: guardBufferAttributes(), flags: flags)
             } catch {
                 return streamFailure(microphone)
             }
         }
         do {
-            try record.connectRecord(device: options.source, buffer: captureBufferAttributes(), flags: flags)
+            try record.connectRecord(device: devices.source, buffer: captureBufferAttributes(), flags: flags)
         } catch {
             return streamFailure(record)
         }
         do {
-            try playback.connectPlayback(device: options.sink, buffer: playbackBufferAttributes(), flags: flags)
+            try playback.connectPlayback(device: devices.sink, buffer: playbackBufferAttributes(), flags: flags)
         } catch {
             return streamFailure(playback)
         }
@@ -90,7 +90,7 @@ extension SessionController {
     func streamFailure(_ stream: PulseStream) -> AudioSessionError {
         let isRecord = stream === recordStream || stream === guardStream
         if context?.lastError == .noEntity {
-            let name = (stream === guardStream ? options.echoGuardSource : isRecord ? options.source : options.sink) ?? "(default)"
+            let name = (stream === guardStream ? devices.guardSource : isRecord ? devices.source : devices.sink) ?? "(default)"
             return .deviceNotFound(kind: isRecord ? "source" : "sink", name: name)
         }
         return .streamFailed(kind: isRecord ? "capture" : "playback", reason: contextError())

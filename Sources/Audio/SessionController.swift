@@ -43,6 +43,10 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var ownContext: PulseContext?
     /// The context the streams are on: the shared connection's, or its own.
     var context: PulseContext? { connection.map(\.context) ?? ownContext }
+    /// The devices the current connection's streams open (see `StreamDevices`).
+    var devices: StreamDevices
+    /// The echo canceller loaded for this session's devices, while one is.
+    var canceller: EchoCanceller?
     var recordStream: PulseStream?
     /// The microphone behind an echo canceller, for the echo guard alone (see `AudioSessionOptions`).
     var guardStream: PulseStream?
@@ -72,6 +76,7 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
         self.connection = connection
         mainloop = connection?.mainloop ?? ThreadedMainloop()
         connection?.sessionCreated()
+        devices = StreamDevices(options)
         gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback)
         echoGuard = EchoGuard(compares: options.echoGuardCompares)
         (events, eventSink) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .bufferingNewest(256))

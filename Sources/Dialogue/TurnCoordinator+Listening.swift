@@ -291,6 +291,9 @@ extension TurnCoordinator {
             lostAudio.subtract(sides)
             emit(.notice(owner.map { "side \($0)'s audio server is back" } ?? "the audio server is back"))
             if case let .idle(side) = state, sides.contains(side) { await resume(side) }
+        case let .echoCancellationLost(reason):
+            emit(.notice((owner.map { "side \($0): " } ?? "")
+                         + "the echo canceller could not be loaded again (\(reason)); the microphone closes while Parley speaks"))
         case .interrupted:
             emit(.notice("another application interrupted the audio"))
         case .interruptionEnded:

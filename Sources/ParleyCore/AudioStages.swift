@@ -70,6 +70,10 @@ public enum AudioEvent: Sendable, Equatable {
     case serverLost(String)
     /// The server is back and both streams are open again.
     case reconnected
+    /// After the server came back, the echo canceller could not be loaded again (the reason):
+    /// the session records and plays on the devices behind it and closes the microphone
+    /// while it speaks.
+    case echoCancellationLost(String)
     /// A slow consumer made the capture buffer drop its oldest chunks.
     case captureOverrun(droppedChunks: Int)
 }

@@ -62,10 +62,8 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
         synthesizer: synthesizer,
         limitations: a.limitations + (b?.limitations ?? []) + recognitionLimits,
         shutdown: {
-            for opened in [a, b].compactMap({ $0 }) {
-                await opened.session?.close()
-                await opened.canceller?.unloading(server: opened.server, cookie: opened.cookie)
-            }
+            // Each session unloads its own canceller.
+            for opened in [a, b].compactMap({ $0 }) { await opened.session?.close() }
             await translator.shutdown()
             await recognizer?.whisper?.worker.shutdown()
         })
@@ -76,7 +74,7 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
         await stages.shutdown()
         throw unreachable
     }
-    return (stages, recognizer, a.canceller != nil && (b.map { $0.canceller != nil } ?? true))
+    return (stages, recognizer, a.cancelsEcho && (b?.cancelsEcho ?? true))
 }
 
 /// Apertium, one process per direction.
@@ -143,16 +141,17 @@ func startRecognizers(_ choice: RecognitionChoiceOptions, _ directories: DataDir
     return (router, limitations)
 }
 
-/// One audio session of the conversation and the canceller it records and plays through.
+/// One audio session of the conversation, or why there is none.
 private struct OpenedAudio: Sendable {
     var session: AudioSession?
-    var canceller: EchoCanceller?
-    /// The server the canceller was loaded on, and its cookie.
+    /// The server it was opened on.
     var server: String?
-    var cookie: String?
     var limitations: [String]
     /// A side's own server that could not be reached.
     var unreachable: SideUnreachable?
+
+    /// Whether the session records and plays through an echo canceller.
+    var cancelsEcho: Bool { session?.cancelsEcho ?? false }
 }
 
 /// A side's own audio server could not be reached when the conversation opened.
@@ -166,7 +165,8 @@ struct SideUnreachable: Error, CustomStringConvertible {
 }
 
 /// An audio session of the conversation (the one, or `side`'s own with separate devices),
-/// through the echo canceller `--echo-cancel` asks for, or a limitation saying why there is none.
+/// through the echo canceller `--echo-cancel` asks for (the session loads it, and again after
+/// its server returns), or a limitation saying why there is none.
 private func openAudioSession(_ request: StageRequest, options requested: AudioSessionOptions,
                               side: String?, connection: AudioConnection? = nil) async -> OpenedAudio {
     let command = request.command
@@ -175,36 +175,34 @@ private func openAudioSession(_ request: StageRequest, options requested: AudioS
     // A side's own limitation names the side.
     let named = { (text: String) in side.map { "side \($0): \(text)" } ?? text }
     var limitations: [String] = []
-    var canceller: EchoCanceller?
     // With a microphone per side (a headset each), `auto` loads no canceller: neither
     // microphone hears the other side's translations.
     let wantsCanceller = side == nil ? command.echoCancel != .off : command.echoCancel == .on
-    if wantsCanceller, !command.typedOnly {
-        do {
-            canceller = try await EchoCanceller.loading(server: options.server, source: options.source, sink: options.sink,
-                                                        cookie: options.cookie, tag: side?.lowercased())
-            options.echoGuardHearsMicrophone = true
-            options.echoGuardSource = options.source
-            options.source = canceller?.source
-            options.sink = canceller?.sink
-        } catch where command.echoCancel == .on || (command.bargeIn == .on && side == nil) {
-            limitations.append(named("\(error); the microphone closes while Parley speaks"))
-        } catch {}
-    }
-    // Through a canceller, with a microphone per side (its echo guard judges what its own
-    // speaker leaks), or for the measurement, the microphone stays open while Parley speaks.
-    options.gatesCaptureDuringPlayback = canceller == nil && side == nil && !command.listenDuringPlayback
+    if wantsCanceller, !command.typedOnly { options.echoCancellation = EchoCancellation(tag: side?.lowercased()) }
+    // Without a canceller, a microphone per side (its echo guard judges what its own speaker
+    // leaks) or the measurement keeps the microphone open while Parley speaks.
+    options.gatesCaptureDuringPlayback = side == nil && !command.listenDuringPlayback
     options.echoGuardCompares = !command.listenDuringPlayback
     let label = side.map { "parley.audio.side\($0.lowercased())" } ?? "parley.audio"
-    let session = AudioSession(options: options, connection: connection, logger: Logger(label: label))
+    var session = AudioSession(options: options, connection: connection, logger: Logger(label: label))
     do {
-        try await session.open()
-        return OpenedAudio(session: session, canceller: canceller, server: options.server, cookie: options.cookie,
-                           limitations: limitations)
+        do {
+            try await session.open()
+        } catch let refused as EchoCancellerUnavailable {
+            if command.echoCancel == .on || (command.bargeIn == .on && side == nil) {
+                limitations.append(named("\(refused); the microphone closes while Parley speaks"))
+            }
+            options.echoCancellation = nil
+            let refusedSession = session
+            session = AudioSession(options: options, connection: connection, logger: Logger(label: label))
+            await refusedSession.close()
+            try await session.open()
+        }
+        return OpenedAudio(session: session, server: options.server, limitations: limitations)
     } catch let unavailable as AudioServerUnavailable where command.typedOnly && side == nil {
         return OpenedAudio(server: options.server, limitations: [named(unavailable.described(offering: "--mute"))])
     } catch {
-        await canceller?.unloading(server: options.server, cookie: options.cookie)
+        await session.close()
         if let side {
             let reason = (error as? AudioServerUnavailable)?.reason ?? "\(error)"
             return OpenedAudio(server: options.server, limitations: [],

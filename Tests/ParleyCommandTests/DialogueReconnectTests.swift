@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TranslationReference
 import Testing
 
 /// `parley dialog` on a private audio server of the test server's kind that is
@@ -10,23 +11,34 @@ struct DialogueReconnectTests {
 
     /// Runs `body` with a conversation on a private server of its own, once side A's turn is
     /// announced: the server, the conversation, and the path of its transcript.
-    static func conversation(_ name: String, _ body: (PrivateAudioServer, DialogueRun, String) throws -> Void) throws {
+    /// `arguments` are added to the conversation's (none: Parley's defaults, an echo canceller
+    /// between microphone and speaker, and barge-in).
+    static func conversation(_ name: String, arguments: [String] = [],
+                             _ body: (PrivateAudioServer, DialogueRun, String) throws -> Void) throws {
+        try conversation(name, arguments: arguments) { server, run, transcript, _, _ in try body(server, run, transcript) }
+    }
+
+    /// `conversation`, with the server's address and the test's directory.
+    static func conversation(_ name: String, arguments: [String] = [],
+                             _ body: (PrivateAudioServer, DialogueRun, String, String, URL) throws -> Void) throws {
         let directory = try Fixtures.temporaryDirectory(name)
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = PrivateAudioServer(directory: directory.appendingPathComponent("server").path)
         let address = try server.start()
         defer { try? server.stop() }
         let transcript = directory.appendingPathComponent("t.jsonl").path
-        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"],
-                                  environment: ["PULSE_SERVER": address])
-        try run.waitForLine { $0 == "A (en-US), your turn" }
-        try body(server, run, transcript)
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"] + arguments,
+                                  environment: ["PULSE_SERVER": address, "XDG_STATE_HOME": directory.path])
+        try run.waitForLine(timeout: 90) { $0 == "A (en-US), your turn" }
+        try body(server, run, transcript, address, directory)
     }
 
-    /// The server goes while the side is listening, or while a translation is being spoken.
-    @Test(arguments: [false, true])
-    func endOfInputAfterAReconnectEndsTheConversationPromptly(whileSpeaking: Bool) throws {
-        try Self.conversation("parley-dialog-restart") { server, run, transcript in
+    /// The server goes while the side is listening, or while a translation is being spoken; with
+    /// the defaults (an echo canceller) and on the half-duplex path (`--echo-cancel off`: the
+    /// microphone closes while Parley speaks).
+    @Test(arguments: [false, true], [[], ["--echo-cancel", "off"]])
+    func endOfInputAfterAReconnectEndsTheConversationPromptly(whileSpeaking: Bool, arguments: [String]) throws {
+        try Self.conversation("parley-dialog-restart", arguments: arguments) { server, run, transcript in
             run.send(whileSpeaking ? Self.longLine : "Where is the station?")
             if whileSpeaking {
                 try run.waitForLine { $0.hasPrefix("→ es-ES:") }
@@ -64,5 +76,55 @@ struct DialogueReconnectTests {
             let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 1 && lines.first?.contains(#""text":"Where is the station?""#) == true, "\(lines)")
         }
+    }
+
+    /// With the defaults, the echo canceller dies with its server: when the server is back (PulseAudio
+    /// stopped and started again, or pipewire-pulse restarted), a canceller is loaded on the new server,
+    /// A's speech is heard through it, and the translation is spoken on the speaker.
+    @Test func withTheDefaultsTheCancellerIsLoadedAgainAndTheConversationHeardAndSpokenAfterARestart() throws {
+        let recordingName = "librivox/sense_and_sensibility_01_austen_64kb-0930.wav"
+        try Self.conversation("parley-dialog-ec-restart") { server, run, transcript, address, directory in
+            let environment = ["PULSE_SERVER": address]
+            #expect(try Self.cancellers(on: address).count == 1, "the conversation records through a canceller")
+            if try TestAudioServer.isPipeWire {
+                try server.restartPipeWirePulse()
+            } else {
+                try server.stop()
+                try server.start()
+            }
+            try run.waitForLine(timeout: 30) { $0.contains("the audio server is back") }
+            let loaded = try Self.cancellers(on: address)
+            #expect(loaded.count == 1, "a canceller is loaded on the new server: \(loaded)\n\(run.stdout)\n\(run.stderr)")
+            #expect(!run.stdout.contains("could not be loaded again"), "\(run.stdout)")
+
+            let speech = try Recording(source: "parley_speaker.monitor", environment: environment)
+            let played = try ProcessRunner.run(["paplay", "--device=parley_mic", Fixtures.recording(recordingName)],
+                                               environment: environment)
+            try #require(played.status == 0, "paplay failed: \(played.stderr)")
+            try run.waitForLine(timeout: 90) { $0.hasPrefix("B (es-ES), your turn") }
+            let spoken = try speech.stop(after: HeardSpeech.tail)
+            let status = try run.finish(timeout: 20)
+            #expect(status == 0, "\(run.stderr)")
+
+            let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            try #require(lines.count == 1, "one turn after the restart:\n\(run.stdout)\n\(run.stderr)")
+            let turn = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            #expect(turn["input"] as? String == "speech" && turn["side"] as? String == "A")
+            let heard = try #require(turn["text"] as? String)
+            let reference = try StockReadings.transcript(recordingName)
+            let errors = SpokenWords.errors(heard, reference: reference)
+            let stock = try StockReadings.whisperErrors(recordingName)
+            #expect(errors <= stock + 1, "heard '\(heard)' for '\(reference)': \(errors) errors, stock Whisper makes \(stock)")
+            let translation = try ApertiumReference.cleaned("eng-spa", heard)
+            #expect(turn["translation"] as? String == translation)
+            try expectSpeech(spoken, saying: translation, locale: "es-ES", in: directory)
+        }
+    }
+
+    /// The echo cancellers of Parley's loaded on the server at `address`: their module lines.
+    static func cancellers(on address: String) throws -> [String] {
+        let output = try ProcessRunner.run(["pactl", "list", "short", "modules"], environment: ["PULSE_SERVER": address])
+        try #require(output.status == 0, "pactl failed: \(output.stderr)")
+        return output.stdout.split(separator: "\n").map(String.init).filter { $0.contains("source_name=parley_ec.") }
     }
 }

@@ -22,7 +22,7 @@ struct DialogueTerminalTests {
             let input = typedOnly ? ["--typed-only"] : ["--source", TestAudioServer.microphoneSource]
             let arguments = ["dialog", "en-US", "es-ES", "--recognizer", "pocketsphinx",
                              "--transcript", transcript, "--sink", TestAudioServer.speakerSink] + input + extra
-            session = try TmuxSession([ProcessRunner.parleyBinary] + ProcessRunner.halfDuplex(arguments), environment: environment)
+            session = try TmuxSession([ProcessRunner.parleyBinary] + arguments, environment: environment)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

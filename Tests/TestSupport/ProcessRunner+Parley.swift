@@ -10,23 +10,12 @@ extension ProcessRunner {
             ?? "\(bundleDirectory)/parley"
     }
 
-    /// Runs the built `parley` with `arguments`, using the test audio server.
+    /// Runs the built `parley` with `arguments`, using the test audio server. A conversation
+    /// runs with Parley's defaults (an echo canceller, barge-in) unless `arguments` say otherwise.
     @discardableResult
     public static func parley(_ arguments: [String], input: Data? = nil,
                               environment extra: [String: String] = [:]) throws -> Output {
-        try run([parleyBinary] + halfDuplex(arguments), input: input, environment: parleyEnvironment(extra))
-    }
-
-    /// `arguments`, with `--echo-cancel off` added to a conversation that does not say
-    /// `--echo-cancel` itself: the dialogue tests were written for the conversation that
-    /// closes the microphone while it speaks; the tests of echo cancellation and barge-in
-    /// give the option they test.
-    public static func halfDuplex(_ arguments: [String]) -> [String] {
-        guard let command = arguments.first, ["dialog", "dialogue"].contains(command),
-              !arguments.contains(where: { $0.hasPrefix("--echo-cancel") }), !arguments.contains("--typed-only") else {
-            return arguments
-        }
-        return arguments + ["--echo-cancel", "off"]
+        try run([parleyBinary] + arguments, input: input, environment: parleyEnvironment(extra))
     }
 
     /// The environment of a `parley` under test: the test audio server, no colours, and `extra`.
@@ -41,7 +30,7 @@ extension ProcessRunner {
 extension ChildProcess {
     /// Starts the built `parley` against the test audio server.
     public static func parley(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess([ProcessRunner.parleyBinary] + ProcessRunner.halfDuplex(arguments),
+        try ChildProcess([ProcessRunner.parleyBinary] + arguments,
                          environment: ProcessRunner.parleyEnvironment(extra))
     }
 }
