@@ -7,7 +7,7 @@ extension TurnCoordinator {
     /// Seconds the speakers are given to acknowledge that playback was cancelled.
     public static let playbackStopBound = 0.5
     /// Seconds the stages are given to shut down: sessions closed, canceller unloaded, workers ended.
-    public static let stagesShutdownBound = 1.0
+    public static let stagesShutdownBound = 1.5
 
     /// Ends the conversation now: stops listening and speaking, writes the turn in progress,
     /// shuts the stages down, closes the event stream (Ctrl-D on a terminal, SIGTERM, SIGHUP

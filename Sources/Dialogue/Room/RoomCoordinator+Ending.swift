@@ -7,7 +7,7 @@ extension RoomCoordinator {
     /// Seconds the speakers are given to acknowledge that playback was cancelled.
     public static let playbackStopBound = 0.5
     /// Seconds the stages are given to shut down: sessions closed, workers ended.
-    public static let stagesShutdownBound = 1.0
+    public static let stagesShutdownBound = 1.5
 
     /// Ends the room: stops listening and speaking, closes the sessions and engines. The
     /// transcript already holds every utterance (each is written once translated).
