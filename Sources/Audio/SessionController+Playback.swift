@@ -17,6 +17,7 @@ extension SessionController {
                 playbackStart = .now
             }
             playbackQueue.append(chunk.samples)
+            extendPlayout(bySeconds: chunk.duration)
             feedPlayback()
         }
     }
@@ -66,24 +67,27 @@ extension SessionController {
         gate.playbackEnded(tailSamples: AudioFormat.recognition.sampleCount(forSeconds: min(tail, 0.5)))
         if activationStart != nil { activationStart = .now }
         playbackStart = nil
+        playbackEnded()
         let waiters = drainWaiters
         drainWaiters = []
         waiters.forEach { $0.resume() }
     }
 
-    /// Waits until the server reports everything queued as played.
+    /// Waits until the server reports everything queued as played; throws `WaitAbandoned`
+    /// when it has not, `drainGrace` past the playout's due time (`watchDrain`).
     func drain() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             mainloop.withLock {
                 guard gate.isPlaybackActive else { return continuation.resume() }
                 drainWaiters.append(continuation)
+                watchDrain()
                 if playbackQueue.isEmpty && drainOperation == nil { requestDrain() }
             }
         }
     }
 
     /// Drops the queue and flushes the server's buffer; returns once the server has
-    /// acknowledged the flush.
+    /// acknowledged the flush, or `flushBound` later without it.
     func cancelPlayback() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             mainloop.withLock {
@@ -100,11 +104,12 @@ extension SessionController {
                     return continuation.resume()
                 }
                 flushWaiters.append(continuation)
+                watchFlush()
             }
         }
     }
 
-    private func flushFinished() {
+    func flushFinished() {
         let waiters = flushWaiters
         flushWaiters = []
         waiters.forEach { $0.resume() }
@@ -122,6 +127,7 @@ extension SessionController {
         cancelDrainOperation()
         gate.playbackEnded(tailSamples: 0)
         playbackStart = nil
+        playbackEnded()
         isInterrupted = false
         pausedByListener = false
         let waiters = drainWaiters
@@ -167,6 +173,8 @@ extension SessionController {
 
     /// Corks the playback stream while another application or the listener holds it.
     private func applyCork() {
-        _ = playbackStream?.cork(isInterrupted || pausedByListener)
+        let corked = isInterrupted || pausedByListener
+        corkChanged(corked)
+        _ = playbackStream?.cork(corked)
     }
 }

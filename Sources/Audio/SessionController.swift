@@ -67,6 +67,14 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var isInterrupted = false
     var activationStart: ContinuousClock.Instant?
     var playbackStart: ContinuousClock.Instant?
+    /// When everything enqueued should have been played, corked time left out (`DrainWatch`).
+    var playoutDue: ContinuousClock.Instant?
+    /// Since when the playback stream is corked (interrupted, or held by the listener).
+    var corkedSince: ContinuousClock.Instant?
+    /// When the first of the current drain waiters asked.
+    var drainAsked: ContinuousClock.Instant?
+    /// The task that gives up a drain the server does not report.
+    var drainWatch: Task<Void, Never>?
 
     /// Creates the engine and starts its mainloop thread; nothing is connected yet.
     init(options: AudioSessionOptions, logger: Logger, wantsStreams: Bool = true, connection: AudioConnection? = nil) {

@@ -32,6 +32,9 @@ public struct DialogueStages: Sendable {
     public var limitations: [String]
     /// Called once when the conversation ends: stop translation processes, close the audio session.
     public var shutdown: @Sendable () async -> Void
+    /// Told of each wait the conversation gave up at its bound (a drain never reported, a
+    /// server that does not answer), once each, to name it to the person in one line.
+    public var waitGivenUp: @Sendable (WaitAbandoned) -> Void = { _ in }
 
     /// Creates a set of stages; leave out what is not available.
     public init(source: (any AudioSource)? = nil, sink: (any AudioSink)? = nil,

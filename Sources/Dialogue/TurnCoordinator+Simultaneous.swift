@@ -151,6 +151,7 @@ extension TurnCoordinator {
             interpretation?.route = translation.route
             emit(.clause(side: current.side, target: current.target, text: text, translation: translation.text,
                          speed: speed))
+            interpretation?.inFlight = record
         } catch {
             guard await alive() else { return }
             report(.translation, error)
@@ -166,6 +167,7 @@ extension TurnCoordinator {
                 try await synthesizer.speak(utterance, to: sink, while: { self.interpretation?.generation == generation }) { event in
                     guard case .audio = event, start == nil else { return }
                     start = self.clock.now()
+                    self.interpretation?.inFlight?.speakStart = start
                 }
             } catch {
                 if interpretation?.generation == generation {
@@ -175,7 +177,10 @@ extension TurnCoordinator {
             record.speakStart = start
             if interpretation?.generation == generation { record.speakEnd = clock.now() }
         }
-        if interpretation?.generation == generation { interpretation?.records.append(record) }
+        if interpretation?.generation == generation {
+            interpretation?.records.append(record)
+            interpretation?.inFlight = nil
+        }
     }
 
     /// `rate` (the 0…1 scale: 0.5 normal, 1 four times normal) made `speed` times faster.
@@ -214,19 +219,32 @@ extension TurnCoordinator {
         await finish(draft)
     }
 
-    /// The conversation ends during a simultaneous turn: what was spoken is written.
-    func stopInterpretation() async {
-        guard let current = interpretation else { return }
+    /// The conversation ends during a simultaneous turn: the clauses shown so far are written
+    /// as the turn, the one being spoken with the seconds of it played (interrupted); the
+    /// interpretation is over. True when there was one.
+    func recordInterpretationSoFar() -> Bool {
+        guard let current = interpretation else { return false }
         interpretation = nil
         interpretationGeneration += 1
-        await stopSpeech()
-        let spoken = current.records.filter { $0.speakStart != nil }
-        guard !spoken.isEmpty else { return }
+        var shown = current.records
+        var played: Double?
+        if var cut = current.inFlight, !cut.translation.isEmpty {
+            let now = clock.now()
+            if let start = cut.speakStart {
+                cut.speakEnd = now
+                played = max(0, now - start)
+            }
+            shown.append(cut)
+        }
+        guard !shown.isEmpty else { return true }
         var partial = current
-        partial.records = spoken
-        record(partial.draft(EndedSpeech(text: spoken.map(\.text).joined(separator: " "), confidence: nil,
-                                         times: TurnTimes(speechEnd: clock.now(), recognized: clock.now())),
-                             configuration: configuration))
+        partial.records = shown
+        var draft = partial.draft(current.ended ?? EndedSpeech(text: shown.map(\.text).joined(separator: " "), confidence: nil,
+                                                               times: TurnTimes(speechEnd: clock.now(), recognized: clock.now())),
+                                  configuration: configuration)
+        draft.playedSeconds = played
+        record(draft)
+        return true
     }
 }
 
@@ -244,6 +262,8 @@ struct Interpretation: Sendable {
     var queue: [(clause: RecognizedClause, arrived: Double)] = []
     /// Clauses translated (and spoken), in order.
     var records: [ClauseRecord] = []
+    /// The clause shown and being spoken now, not yet in `records`.
+    var inFlight: ClauseRecord?
     /// Whether the loop that speaks the queue runs.
     var running = false
     /// The endpoint was reached: the turn's text and times.

@@ -32,7 +32,11 @@ extension TurnCoordinator {
             }
         } catch {
             guard epoch.isCurrent(token) else { return (start, nil) }
-            report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
+            if inputEnded, let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
+                stages.waitGivenUp(abandoned)  // at the end of input: named once, and the conversation ends
+            } else {
+                report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
+            }
             await sink.cancelPlayback()
             return (start, nil)
         }

@@ -62,7 +62,7 @@ public actor TurnCoordinator {
     /// The input has ended (`finishAndStop`): what was begun is finished, and nobody barges in
     /// any more, so the conversation settles even where a translation's echo keeps being heard
     /// as someone speaking over it.
-    public private(set) var inputEnded = false
+    public internal(set) var inputEnded = false
     /// The turn being interpreted while it is spoken (`TurnCoordinator+Simultaneous`).
     var interpretation: Interpretation?
     /// Numbers interpretations, so the loop of a cancelled one stops.
@@ -100,44 +100,6 @@ public actor TurnCoordinator {
         await reportTranslationDirections()
         startBackgroundTasks()
         await beginTurn(.a)
-    }
-
-    /// Ends the conversation now: stops listening and speaking, shuts the stages
-    /// down, closes the event stream. A turn whose translation is being spoken
-    /// is written, as with Ctrl-C (Ctrl-D, SIGTERM, SIGHUP and `:quit` end here).
-    public func stop() async {
-        guard state != .ended else { return }
-        let request = detachListening()
-        turnTask?.cancel()
-        turnTask = nil
-        let wasSpeaking = { if case .speaking = state { true } else { false } }()
-        let spokenTurn = wasSpeaking ? activeTurn.flatMap { $0.translation == nil ? nil : $0 } : nil
-        activeTurn = nil
-        setState(.ended)
-        backgroundTasks.forEach { $0.cancel() }
-        await closeGate(cancelling: request)
-        await stopInterpretation()
-        if wasSpeaking { await stopSpeech() }
-        if var draft = spokenTurn {
-            draft.times.speakEnd = clock.now()
-            record(draft)
-        }
-        await stages.shutdown()
-        flushTranscript()
-        continuation.finish()
-        transcript.close()
-    }
-
-    /// Ends the conversation the way end of input should: a turn being spoken,
-    /// translated or recognized is finished first (speech already heard is
-    /// finished as with the key), queued typed lines are processed, then `stop()`. A barge-in
-    /// already being recognized is finished too, but no new one is opened.
-    public func finishAndStop() async {
-        inputEnded = true
-        if case .listening = state, listening?.speechStart != nil { await endTurn() }
-        if case .correcting = state { await submitTyped("") }
-        await waitUntilReady()
-        await stop()
     }
 
     /// Returns when the conversation waits for a person (idle, listening or

@@ -52,15 +52,17 @@ public final class Repl: Sendable {
         self.options = options
     }
 
-    /// Starts the conversation and runs until `:quit`, Ctrl-D, end of input or SIGTERM.
+    /// Starts the conversation and runs until `:quit`, Ctrl-D, end of input, SIGTERM or SIGHUP
+    /// (acted on at once, whatever input waits).
     /// Throws only when the terminal cannot be set up.
     public func run() async throws {
         let (inputs, continuation) = AsyncStream.makeStream(of: ReplInput.self)
         let mailbox = try Mailbox()
         let (editor, input) = makeEditor(mailbox: mailbox, inputs: continuation)
-        let loop = try TerminalLoop(input: input, mailbox: mailbox, inputs: continuation)
         let controller = ReplController(coordinator: coordinator, editor: editor, services: services,
                                         interactive: options.interactive, style: options.style)
+        let loop = try TerminalLoop(input: input, mailbox: mailbox, inputs: continuation,
+                                    onTerminate: { Task { await controller.terminate() } })
         loop.start()
         await controller.beginRendering()
         let rendering = Task { await controller.renderEvents() }

@@ -70,6 +70,8 @@ public actor ReplController {
     private var rendering = false
     private var renderedEvents = 0
     private var renderWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// A signal ended the conversation (`terminate()`).
+    private var terminated = false
 
     /// Creates a controller. `interactive` is true on a terminal: an empty line is
     /// the end-of-turn key and commands apply at once; on a pipe each line waits
@@ -104,8 +106,16 @@ public actor ReplController {
         for action in renderer.render(event) { editor.perform(action) }
     }
 
+    /// SIGTERM or SIGHUP arrived: the conversation ends now (speech stops, the turn in
+    /// progress is written), whatever input is being handled; later input is not taken.
+    public func terminate() async {
+        terminated = true
+        await coordinator.stop()
+    }
+
     /// Handles one input; returns false when the REPL should leave.
     public func handle(_ input: ReplInput) async -> Bool {
+        guard !terminated else { return false }
         switch input {
         case let .line(raw):
             return await handleLine(raw.trimmingCharacters(in: .whitespaces))
@@ -150,6 +160,7 @@ public actor ReplController {
             await coordinator.waitUntilReady()
             await catchUpWithEvents()
         }
+        guard !terminated else { return false }
         if line.hasPrefix(":") {
             switch CommandParser.parse(line) {
             case let .success(command): return await execute(command)

@@ -16,21 +16,28 @@ protocol TerminalInput: AnyObject {
 
 /// One thread, one `poll()` over standard input, the mailbox and the signal
 /// pipe. Everything that touches the terminal (readline included) runs here.
+///
+/// SIGTERM and SIGHUP are acted on at once, not in their turn: `onTerminate` runs on the
+/// terminal thread the moment one arrives, beside whatever input is being handled (a line
+/// waiting for a long translation to be spoken), and `.terminate` follows on `inputs`.
 final class TerminalLoop: @unchecked Sendable {  // its state is touched only on the terminal thread
     private let input: any TerminalInput
     private let mailbox: Mailbox
     private let signals: SignalPipe
     private let inputs: AsyncStream<ReplInput>.Continuation
+    private let onTerminate: @Sendable () -> Void
     private var running = true
     private var inputOpen = true
     private var finished: CheckedContinuation<Void, Never>?
     private let finishedLock = NSLock()
     private var hasFinished = false
 
-    init(input: any TerminalInput, mailbox: Mailbox, inputs: AsyncStream<ReplInput>.Continuation) throws {
+    init(input: any TerminalInput, mailbox: Mailbox, inputs: AsyncStream<ReplInput>.Continuation,
+         onTerminate: @escaping @Sendable () -> Void = {}) throws {
         self.input = input
         self.mailbox = mailbox
         self.inputs = inputs
+        self.onTerminate = onTerminate
         signals = try SignalPipe()
     }
 
@@ -83,6 +90,7 @@ final class TerminalLoop: @unchecked Sendable {  // its state is touched only on
             case SIGWINCH:
                 input.resized()
             default:
+                onTerminate()
                 inputs.yield(.terminate)
             }
         }

@@ -131,9 +131,12 @@ public actor ApertiumTranslator: Translator {
         return chosen
     }
 
-    /// Stops every pipeline; later sentences start them again.
+    /// Stops every pipeline, all at once (each gives its processes a grace to exit);
+    /// later sentences start them again.
     public func shutdown() async {
-        for session in sessions.values { await session.stop() }
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions.values { group.addTask { await session.stop() } }
+        }
         sessions = [:]
     }
 

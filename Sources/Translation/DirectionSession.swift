@@ -37,8 +37,9 @@ final class DirectionSession: Sendable {
     }
 
     func stop() async {
-        await clean.stop()
+        async let cleanStopped: Void = clean.stop()
         await marked?.stop()
+        await cleanStopped
     }
 
     func processGroups() async -> [Int32] {

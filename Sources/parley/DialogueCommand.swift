@@ -170,9 +170,10 @@ struct DialogueCommand: AsyncParsableCommand {
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
-            let (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
+            var (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
                                                                          devices: devices))
+            stages.waitGivenUp = { printError("\($0); leaving") }
             // With a microphone each, a side's microphone does not hear the translations the
             // other side hears; its own it may, and its session's echo guard judges that.
             configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback || devices.isSeparate ? nil

@@ -101,7 +101,8 @@ struct RoomCommand: AsyncParsableCommand {
                 try UnservedLocale.check(locale, in: inventory)
                 locales.append(locale)
             }
-            let stages = try await openRoom(members, directories, registry, locales: locales)
+            var stages = try await openRoom(members, directories, registry, locales: locales)
+            stages.waitGivenUp = { printError("\($0); leaving") }
             let writer: TranscriptWriter?
             do {
                 writer = try openTranscript(directories)

@@ -71,8 +71,11 @@ struct DialogueReconnectTests {
             run.send("Where is the station?")
             try run.waitForLine { $0 == "B (es-ES), your turn" }
 
+            let closed = Date()
             let status = try run.finish(timeout: 20)
+            let seconds = Date().timeIntervalSince(closed)
             #expect(status == 0, "\(run.stderr)")
+            #expect(seconds < 5, "parley took \(seconds) s to leave after the end of input")
             let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 1 && lines.first?.contains(#""text":"Where is the station?""#) == true, "\(lines)")
         }

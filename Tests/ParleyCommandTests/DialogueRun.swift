@@ -42,6 +42,23 @@ final class DialogueRun: Sendable {
         child.send(line)
     }
 
+    /// Sends `signal` and waits up to `timeout` seconds for parley to exit: its status and how
+    /// long it took, or nil when it still runs (it is then killed). Standard input stays open.
+    func exit(on signal: Int32, timeout: Double = 30) -> (status: Int32, seconds: Double)? {
+        let sent = Date()
+        child.signal(signal)
+        while child.isRunning {
+            guard Date().timeIntervalSince(sent) < timeout else {
+                child.signal(SIGKILL)
+                _ = child.wait()
+                return nil
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let seconds = Date().timeIntervalSince(sent)
+        return (child.wait(), seconds)
+    }
+
     /// Closes standard input (end of input) and waits for parley to exit and its pipes
     /// to be read to their end; returns its status.
     func finish(timeout: Double = 60) throws -> Int32 {

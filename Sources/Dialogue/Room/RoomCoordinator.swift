@@ -45,6 +45,9 @@ public actor RoomCoordinator {
         var speechEnd: Double?
         /// What is queued for their speaker.
         var speaker: AsyncStream<SpeechJob>.Continuation?
+        /// Their speaker's server did not report the end of the last playback (a frozen
+        /// server): after the end of input, what is still queued for them is not spoken.
+        var unanswered: WaitAbandoned?
     }
 
     /// A translation waiting for a listener's speaker.
@@ -55,13 +58,16 @@ public actor RoomCoordinator {
     }
 
     var parties: [PartyState]
-    private var tasks: [Task<Void, Never>] = []
+    var tasks: [Task<Void, Never>] = []
     private var utterances = 0
     /// Utterances being translated, and translations queued or being spoken.
     private var pending = 0
     private var settleWaiters: [CheckedContinuation<Void, Never>] = []
     private var started = false
-    private var stopped = false
+    var stopped = false
+    /// The input has ended (`finishAndStop`): a speaker whose server stopped answering
+    /// is given up on for what is still queued for it.
+    var inputEnded = false
 
     /// Creates a room; `transcript` gets one JSON line per utterance (nil writes none).
     public init(stages: RoomStages, transcript: TranscriptWriter? = nil, endpointMilliseconds: Int = 500,
@@ -114,6 +120,7 @@ public actor RoomCoordinator {
     /// A line typed for party `number` (from 1): an utterance of theirs.
     public func type(_ text: String, as number: Int) async {
         let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !stopped else { return }
         guard parties.indices.contains(number - 1) else {
             return emit(.error("there is no party \(number) (parties 1–\(parties.count))"))
         }
@@ -128,37 +135,14 @@ public actor RoomCoordinator {
         await withCheckedContinuation { settleWaiters.append($0) }
     }
 
-    /// Ends the room: stops listening and speaking, closes the sessions and engines.
-    public func stop() async {
-        guard !stopped else { return }
-        stopped = true
-        for index in parties.indices {
-            parties[index].speaker?.finish()
-            parties[index].epoch += 1
-            if let request = parties[index].request { _ = await request.cancel() }
-            parties[index].request = nil
-        }
-        tasks.forEach { $0.cancel() }
-        await stages.synthesizer?.stopSpeaking()
-        for member in stages.members { await member.sink?.cancelPlayback() }
-        for task in tasks { await task.value }
-        await stages.shutdown()
-        _ = transcript.writer?.removeIfNothingWritten()
-        transcript.close()
-        settle(all: true)
-        emit(.ended)
-        continuation.finish()
-    }
-
-    /// Waits for what is queued to be spoken, then ends the room (the end of piped input).
-    public func finishAndStop() async {
-        await waitUntilSettled()
-        await stop()
-    }
-
     func emit(_ event: RoomEvent) {
         emittedEvents += 1
         continuation.yield(event)
+    }
+
+    /// The room has ended: `events` finishes.
+    func finishEvents() {
+        continuation.finish()
     }
 
     // MARK: Listening
@@ -325,6 +309,10 @@ public actor RoomCoordinator {
                 emit(.notSpoken(number: job.number, party: index + 1, reason: "party \(index + 1) is away"))
                 continue
             }
+            if inputEnded, let silent = parties[index].unanswered {
+                emit(.notSpoken(number: job.number, party: index + 1, reason: "\(silent)"))
+                continue
+            }
             guard let sink = stages.members[index].sink, let synthesizer = stages.synthesizer else { continue }
             var playing = false
             do {
@@ -334,15 +322,20 @@ public actor RoomCoordinator {
                     playing = true
                     emit(.speaking(number: job.number, party: index + 1))
                 }
+                parties[index].unanswered = nil
             } catch {
                 guard !stopped else { return }
                 emit(.notSpoken(number: job.number, party: index + 1, reason: "\(error)"))
+                if let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
+                    parties[index].unanswered = abandoned
+                    if inputEnded { stages.waitGivenUp(abandoned) }
+                }
             }
         }
     }
 
     /// One job or utterance is done; wakes the waiters once nothing is left.
-    private func settle(all: Bool = false) {
+    func settle(all: Bool = false) {
         if all { pending = 0 } else { pending = max(0, pending - 1) }
         guard pending == 0 else { return }
         let waiters = settleWaiters

@@ -40,6 +40,9 @@ public struct RoomStages: Sendable {
     public var limitations: [String]
     /// Called once when the room ends: close the sessions, stop the engines.
     public var shutdown: @Sendable () async -> Void
+    /// Told of each wait the room gave up at its bound (a drain never reported, a server
+    /// that does not answer), once each, to name it to the person in one line.
+    public var waitGivenUp: @Sendable (WaitAbandoned) -> Void = { _ in }
 
     /// Creates the stages of a room.
     public init(members: [RoomMember], recognizer: (any SpeechRecognizer)? = nil, translator: (any Translator)? = nil,

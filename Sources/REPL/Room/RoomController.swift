@@ -11,6 +11,8 @@ public actor RoomController {
     private var renderedEvents = 0
     private var rendering = false
     private var renderWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// A signal ended the room (`terminate()`).
+    private var terminated = false
 
     /// The room's commands, as `:help` shows them.
     public static let help = """
@@ -50,8 +52,16 @@ public actor RoomController {
         due.forEach { $0.continuation.resume() }
     }
 
+    /// SIGTERM or SIGHUP arrived: the room ends now (speech stops), whatever input is being
+    /// handled; later input is not taken.
+    public func terminate() async {
+        terminated = true
+        await room.stop()
+    }
+
     /// Handles one input; returns false when the REPL should leave.
     public func handle(_ input: ReplInput) async -> Bool {
+        guard !terminated else { return false }
         switch input {
         case let .line(raw):
             return await handleLine(raw.trimmingCharacters(in: .whitespaces))
@@ -74,6 +84,7 @@ public actor RoomController {
 
     private func handleLine(_ line: String) async -> Bool {
         await settleIfPiped()
+        guard !terminated else { return false }
         guard !line.isEmpty else { return true }
         if line.hasPrefix(":") { return await command(line) }
         if line.hasPrefix("@") {

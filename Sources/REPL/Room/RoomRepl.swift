@@ -17,7 +17,8 @@ public final class RoomRepl: Sendable {
         self.options = options
     }
 
-    /// Starts the room and runs until `:quit`, Ctrl-D, end of input or SIGTERM.
+    /// Starts the room and runs until `:quit`, Ctrl-D, end of input, SIGTERM or SIGHUP
+    /// (acted on at once, whatever input waits).
     /// Throws only when the terminal cannot be set up.
     public func run() async throws {
         let (inputs, continuation) = AsyncStream.makeStream(of: ReplInput.self)
@@ -30,8 +31,9 @@ public final class RoomRepl: Sendable {
         } else {
             (editor, input) = (PlainEditor(), PlainInput(inputs: continuation))
         }
-        let loop = try TerminalLoop(input: input, mailbox: mailbox, inputs: continuation)
         let controller = RoomController(room: room, editor: editor, interactive: options.interactive, style: options.style)
+        let loop = try TerminalLoop(input: input, mailbox: mailbox, inputs: continuation,
+                                    onTerminate: { Task { await controller.terminate() } })
         loop.start()
         await controller.beginRendering()
         let rendering = Task { await controller.renderEvents() }

@@ -1,0 +1,55 @@
+import ParleyCore
+
+/// How a room ends. A signal or `:quit` (`stop()`) ends it now; the end of piped input
+/// (`finishAndStop()`) first speaks what is queued. Every wait on the way out has a bound,
+/// and one given up is handed to `RoomStages.waitGivenUp`, named.
+extension RoomCoordinator {
+    /// Seconds the speakers are given to acknowledge that playback was cancelled.
+    public static let playbackStopBound = 0.5
+    /// Seconds the stages are given to shut down: sessions closed, workers ended.
+    public static let stagesShutdownBound = 1.5
+
+    /// Ends the room: stops listening and speaking, closes the sessions and engines. The
+    /// transcript already holds every utterance (each is written once translated).
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        for index in parties.indices {
+            parties[index].speaker?.finish()
+            parties[index].epoch += 1
+        }
+        tasks.forEach { $0.cancel() }
+        let requests = parties.compactMap(\.request)
+        for index in parties.indices { parties[index].request = nil }
+        _ = transcript.writer?.removeIfNothingWritten()
+        transcript.close()
+        await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
+            await stages.synthesizer?.stopSpeaking()
+            for member in stages.members { await member.sink?.cancelPlayback() }
+        }
+        let tasks = tasks
+        await bounded(Self.stagesShutdownBound, "the audio servers and the engines did not shut down") { [stages] in
+            for request in requests { _ = await request.cancel() }
+            for task in tasks { await task.value }
+            await stages.shutdown()
+        }
+        settle(all: true)
+        emit(.ended)
+        finishEvents()
+    }
+
+    /// Waits for what is queued to be spoken, then ends the room (the end of piped input).
+    /// Each translation's speech is bounded by its speaker's session (a drain the server
+    /// never reports is given up past its due time); once a speaker has not answered, what
+    /// is still queued for it is not spoken.
+    public func finishAndStop() async {
+        inputEnded = true
+        await waitUntilSettled()
+        await stop()
+    }
+
+    /// Runs `operation` for at most `seconds`; past that it is left behind and named.
+    func bounded(_ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async -> Void) async {
+        if let abandoned = await waitAtMost(seconds, what, operation) { stages.waitGivenUp(abandoned) }
+    }
+}

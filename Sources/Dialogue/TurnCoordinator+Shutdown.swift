@@ -1,0 +1,80 @@
+import ParleyCore
+
+/// How the conversation ends. A signal (`stop()`) ends it now; the end of input
+/// (`finishAndStop()`) first finishes what was begun. Either way every wait on the way out
+/// has a bound, and one given up is handed to `DialogueStages.waitGivenUp`, named.
+extension TurnCoordinator {
+    /// Seconds the speakers are given to acknowledge that playback was cancelled.
+    public static let playbackStopBound = 0.5
+    /// Seconds the stages are given to shut down: sessions closed, canceller unloaded, workers ended.
+    public static let stagesShutdownBound = 1.5
+
+    /// Ends the conversation now: stops listening and speaking, writes the turn in progress,
+    /// shuts the stages down, closes the event stream (Ctrl-D on a terminal, SIGTERM, SIGHUP
+    /// and `:quit` end here). A turn whose translation is being spoken, or a turn being
+    /// interpreted, is written first, with what was heard and shown, marked interrupted
+    /// when its speech was cut; the waits that follow are bounded.
+    public func stop() async {
+        guard state != .ended else { return }
+        let request = detachListening()
+        turnTask?.cancel()
+        turnTask = nil
+        let wasSpeaking = { if case .speaking = state { true } else { false } }()
+        let spokenTurn = wasSpeaking ? activeTurn.flatMap { $0.translation == nil ? nil : $0 } : nil
+        activeTurn = nil
+        setState(.ended)
+        backgroundTasks.forEach { $0.cancel() }
+        if var draft = spokenTurn {
+            let now = clock.now()
+            draft.times.speakEnd = now
+            if let start = draft.times.speakStart { draft.playedSeconds = max(0, now - start) }
+            record(draft)
+        }
+        let interpreted = recordInterpretationSoFar()
+        flushTranscript()
+        if wasSpeaking || interpreted { await stopSpeechWithinBound() }
+        await bounded(Self.stagesShutdownBound, "the audio server and the engines did not shut down") { [request, stages] in
+            await stages.closeMicrophones(cancelling: request)
+            await stages.shutdown()
+        }
+        continuation.finish()
+        transcript.close()
+    }
+
+    /// Ends the conversation the way end of input should: a turn being spoken,
+    /// translated or recognized is finished first (speech already heard is
+    /// finished as with the key), queued typed lines are processed, then `stop()`. A barge-in
+    /// already being recognized is finished too, but no new one is opened. Each of those
+    /// waits is bounded where it happens (a drain the server never reports is given up
+    /// past its due time, by the session).
+    public func finishAndStop() async {
+        inputEnded = true
+        if case .listening = state, listening?.speechStart != nil { await endTurn() }
+        if case .correcting = state { await submitTyped("") }
+        await waitUntilReady()
+        await stop()
+    }
+
+    /// Stops the synthesizer and the speakers, waiting for the speakers' answer at most
+    /// `playbackStopBound`.
+    func stopSpeechWithinBound() async {
+        interpretationGeneration += 1
+        await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
+            await stages.synthesizer?.stopSpeaking()
+            for sink in stages.speakers { await sink.cancelPlayback() }
+        }
+    }
+
+    /// Runs `operation` for at most `seconds`; past that it is left behind and named.
+    func bounded(_ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async -> Void) async {
+        if let abandoned = await waitAtMost(seconds, what, operation) { stages.waitGivenUp(abandoned) }
+    }
+}
+
+extension DialogueStages {
+    /// Closes every microphone's gate and cancels `request`, the recognition in progress.
+    func closeMicrophones(cancelling request: (any RecognitionRequest)?) async {
+        for (_, source) in microphones { await source.stopListening() }
+        if let request { _ = await request.cancel() }
+    }
+}
