@@ -4,7 +4,9 @@ import Testing
 import TestSupport
 
 /// A conversation records through one stream from its first turn to its last: typed turns,
-/// a spoken turn and the speech played in between neither close nor replace it.
+/// a spoken turn and the speech played in between neither close nor replace it. With the
+/// defaults that stream records the echo canceller's source, and the echo guard's stream on the
+/// microphone behind it is just as steady.
 @Suite("One record stream per conversation", .serialized)
 struct DialogueRecordStreamTests {
     @Test func typedAndSpokenTurnsShareOneRecordStream() throws {
@@ -45,16 +47,20 @@ struct DialogueRecordStreamTests {
         #expect(samples.allSatisfy { $0.indices.count == 1 }, "one record stream at every reading: \(samples)")
         let indices = Set(samples.flatMap(\.indices))
         #expect(indices.count == 1, "the record stream's index never changes: \(samples)")
+        #expect(samples.allSatisfy { $0.guards.count == 1 }, "one echo guard stream at every reading: \(samples)")
+        #expect(Set(samples.flatMap(\.guards)).count == 1, "the echo guard's stream never changes: \(samples)")
     }
 }
 
 /// Reads `pactl list source-outputs` on the test server in the background and keeps, at each
-/// reading, the indices of the record streams that belong to one process.
+/// reading, the indices of the record streams that belong to one process: its capture, and
+/// the echo guard's stream apart.
 final class RecordStreamSampler: Sendable {
     struct Sample: Sendable, CustomStringConvertible {
         var label: String
         var indices: [Int]
-        var description: String { "\(label): \(indices)" }
+        var guards: [Int]
+        var description: String { "\(label): \(indices), guard \(guards)" }
     }
 
     private let processIdentifier: Int32
@@ -93,9 +99,12 @@ final class RecordStreamSampler: Sendable {
         guard let environment = try? TestAudioServer.environment(),
               let output = try? ProcessRunner.run(["pactl", "list", "source-outputs"], environment: environment, timeout: 10),
               output.status == 0 else { return }
-        let indices = output.stdout.components(separatedBy: "Source Output #").dropFirst()
+        let streams = output.stdout.components(separatedBy: "Source Output #").dropFirst()
             .filter { $0.contains("application.process.id = \"\(processIdentifier)\"") }
-            .compactMap { Int($0.prefix { $0.isNumber }) }
-        state.withLock { $0.samples.append(Sample(label: $0.label, indices: indices)) }
+        let guardName = "media.name = \"Parley echo guard\""
+        let index = { (stream: Substring) in Int(stream.prefix { $0.isNumber }) }
+        let indices = streams.filter { !$0.contains(guardName) }.compactMap(index)
+        let guards = streams.filter { $0.contains(guardName) }.compactMap(index)
+        state.withLock { $0.samples.append(Sample(label: $0.label, indices: indices, guards: guards)) }
     }
 }
