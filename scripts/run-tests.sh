@@ -139,14 +139,19 @@ user_filter=${1:-}
 # Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker): run by themselves, after the rest of
 # their target, not beside its other suites.
-alone=("ParleyCommandTests:SimultaneousDialogueTests")
+alone=("ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
+       "ParleyCommandTests:BargeInDialogueTests")
+# Each target, less its suites in `alone` ("Target~A|B"), then each of those suites by itself.
 default_selection() {
-  local target entry
+  local target suite entry own
   for target in $(find Tests -mindepth 1 -maxdepth 1 -type d -name '*Tests' -printf '%f\n' | sort); do
-    entry=$target
+    own=()
     for suite in "${alone[@]}"; do
-      [ "${suite%%:*}" = "$target" ] && entry="$target~${suite#*:} $target=${suite#*:}"
+      [ "${suite%%:*}" = "$target" ] && own+=("${suite#*:}")
     done
+    if [ ${#own[@]} -eq 0 ]; then echo "$target"; continue; fi
+    entry="$target~$(IFS='|'; echo "${own[*]}")"
+    for suite in "${own[@]}"; do entry+=" $target=$suite"; done
     echo "$entry"
   done
 }

@@ -22,7 +22,9 @@ filter=${1:-}
 # Whisper), the one record stream of a conversation, a conversation across a
 # restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|BargeInDialogueTests|threeLanguages|simultaneousWithoutCanceller|sideBOnAnotherServer"
+# Barge-in and the dialogue with a headset each time what they hear: like the suites in
+# run-tests.sh's `alone`, each runs by itself after the rest.
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
