@@ -30,8 +30,8 @@ start_logged() {
   (
     (exec_unblocked "$@") &
     echo $! >"$pidfile.new" && mv "$pidfile.new" "$pidfile"
-    wait $! 2>/dev/null
-    status=$?
+    status=0
+    wait $! 2>/dev/null || status=$?
     if [ "$status" -gt 128 ]; then
       echo "$name ended: signal SIG$(kill -l "$status")"
     else
