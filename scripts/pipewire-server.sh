@@ -31,21 +31,22 @@ stop() {
   done
 }
 
-# Starts a daemon in the background with its output in DIR/NAME.log and its pid in
-# DIR/NAME.pid. It keeps no descriptor of ours beyond 0-2: a caller that waits for
-# the end of this script's output (or, like Foundation's Process, for a descriptor
-# it handed down to close) would otherwise wait for as long as the daemon runs.
+# Starts a daemon in the background with its output in DIR/NAME.log (ending with how
+# it ended: start_logged) and its pid in DIR/NAME.pid. It keeps no descriptor of ours
+# beyond 0-2: a caller that waits for the end of this script's output (or, like
+# Foundation's Process, for a descriptor it handed down to close) would otherwise wait
+# for as long as the daemon runs.
 daemon() {
   local name=$1
   shift
+  : >"$dir/$name.log"
   (
     for fd in /proc/$BASHPID/fd/*; do
       fd=${fd##*/}
       [ "$fd" -gt 2 ] && eval "exec $fd>&-"
     done
-    exec_unblocked "$@"
-  ) </dev/null >"$dir/$name.log" 2>&1 &
-  echo $! > "$dir/$name.pid"
+    start_logged "$name" "$dir/$name.log" "$dir/$name.pid" "$@"
+  )
 }
 
 # Waits until COMMAND succeeds, for at most the seconds left before $deadline,

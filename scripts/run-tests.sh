@@ -21,9 +21,16 @@
 #   TEST_REPORT     a file to write the counts and failures to; the closing line then
 #                   reads "TEST_LABEL: N passed, N failed", and a run of no test is
 #                   left for the caller to judge
-#   PARLEY_TEST_SERVER_RESTARTS  (set by scripts/with-test-server.sh) a file with one line for
-#                   each time the test server ended on its own and was started again; a
-#                   target that failed across such a restart is named with it and run once more
+#   PARLEY_TEST_SERVER_ENDS  (set by scripts/with-test-server.sh) a file with one line for
+#                   each time a process of the test server ended on its own (crashed,
+#                   aborted, was killed), with the end of its log; the watcher there starts
+#                   it again at the same address
+#
+# A server that ends during a target fails it: the target's own results count as
+# they are, plus one failure for each end, named with the end of the server's log.
+# The target is not run again. After each target the run waits until the server
+# answers (PARLEY_SERVER_WAIT_SECONDS, 60 s), so that an end at the close of a
+# target is counted there and the next target starts against a live server.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
@@ -108,27 +115,43 @@ unfinished_tests() {
     }'
 }
 
-# How many times the test server ended on its own and was started again so far.
-server_restarts() {
-  if [ -n "${PARLEY_TEST_SERVER_RESTARTS:-}" ] && [ -f "$PARLEY_TEST_SERVER_RESTARTS" ]; then
-    grep -c 'ended on its own' "$PARLEY_TEST_SERVER_RESTARTS"
+# How many times a process of the test server ended on its own so far.
+server_ends() {
+  if [ -n "${PARLEY_TEST_SERVER_ENDS:-}" ] && [ -f "$PARLEY_TEST_SERVER_ENDS" ]; then
+    grep -c 'ended on its own' "$PARLEY_TEST_SERVER_ENDS"
   else
     echo 0
   fi
+}
+
+# Waits until the test server answers `pactl info`; whether it did in time. Only
+# under scripts/with-test-server.sh, whose watcher names and restarts a server that ended.
+server_answers() {
+  [ -n "${PARLEY_TEST_SERVER_ENDS:-}" ] || return 0
+  local started=$SECONDS
+  until timeout -k 1 5 pactl info >/dev/null 2>&1; do
+    [ $((SECONDS - started)) -lt "${PARLEY_SERVER_WAIT_SECONDS:-60}" ] || return 1
+    sleep 0.5
+  done
 }
 
 user_filter=${1:-}
 # Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker): run by themselves, after the rest of
 # their target, not beside its other suites.
-alone=("ParleyCommandTests:SimultaneousDialogueTests")
+alone=("ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
+       "ParleyCommandTests:BargeInDialogueTests")
+# Each target, less its suites in `alone` ("Target~A|B"), then each of those suites by itself.
 default_selection() {
-  local target entry
+  local target suite entry own
   for target in $(find Tests -mindepth 1 -maxdepth 1 -type d -name '*Tests' -printf '%f\n' | sort); do
-    entry=$target
+    own=()
     for suite in "${alone[@]}"; do
-      [ "${suite%%:*}" = "$target" ] && entry="$target~${suite#*:} $target=${suite#*:}"
+      [ "${suite%%:*}" = "$target" ] && own+=("${suite#*:}")
     done
+    if [ ${#own[@]} -eq 0 ]; then echo "$target"; continue; fi
+    entry="$target~$(IFS='|'; echo "${own[*]}")"
+    for suite in "${own[@]}"; do entry+=" $target=$suite"; done
     echo "$entry"
   done
 }
@@ -148,22 +171,12 @@ for entry in $selection; do
   [ -n "$part" ] && filter+=".*(${part})"
   echo "== $target${part:+ ($part)}${skip:+ (without $skip)}"
   target_started=$SECONDS
-  restarts_before=$(server_restarts)
+  ends_before=$(server_ends)
   run_target "$filter" "$skip"
   status=$?
-  if [ "$(server_restarts)" -gt "$restarts_before" ]; then
-    # The server crashed under the target; a desktop's systemd would have started it again,
-    # as the test server's watcher did. Every test that reached it then failed or hung.
-    echo "   the test server ended on its own during $target:"
-    grep 'ended on its own' "$PARLEY_TEST_SERVER_RESTARTS" | tail -n +$((restarts_before + 1)) | cut -c1-400 | sed 's/^/     /'
-    if [ "$status" -ne 0 ]; then
-      echo "   $target failed across the restart (its failures follow); it runs once more:"
-      issues_of "$log" | head -n 20 | sed 's/^/     /'
-      rm -f "$log.hang"
-      run_target "$filter" "$skip"
-      status=$?
-    fi
-  fi
+  answers=yes
+  server_answers || answers=no
+  server_ended=$(($(server_ends) - ends_before))
   grep -E '✘|Test run with|error:|[Ff]atal' "$log" | grep -vE '^✘ Test .* recorded an issue'
   issues_of "$log" | grep -vE '^✘ Test .* failed after'
   echo "   ($target: $((SECONDS - target_started)) s)"
@@ -188,9 +201,22 @@ for entry in $selection; do
     echo "$target ran no test (filter $filter)" >>"$failures"
     bad=1 status=1
   fi
+  # Failures beside the tests': one for each end of a server process under the target (a
+  # crash under the target is the target's, even when its tests passed; the watcher has
+  # started it again for the next target), and one for a server that no longer answers.
+  server_failures=0
+  if [ "$server_ended" -gt 0 ]; then
+    grep 'ended on its own' "$PARLEY_TEST_SERVER_ENDS" | tail -n "$server_ended" | cut -c1-1500 \
+      | sed "s/^/$target: /" | tee -a "$failures" | sed 's/^/   /'
+    server_failures=$server_ended status=1
+  fi
+  if [ "$answers" = no ]; then
+    echo "$target: the test server did not answer within ${PARLEY_SERVER_WAIT_SECONDS:-60} s after the target" | tee -a "$failures"
+    server_failures=$((server_failures + 1)) status=1
+  fi
   ran_total=$((ran_total + ${ran:-0}))
   passed=$((passed + ${ran:-0} - (bad > ${ran:-0} ? ${ran:-0} : bad)))
-  failed=$((failed + bad))
+  failed=$((failed + bad + server_failures))
   [ "$status" -eq 0 ] || failing_targets+=("$target")
 done
 if [ "$ran_total" -eq 0 ] && [ -z "${TEST_REPORT:-}" ] && [ ${#failing_targets[@]} -eq 0 ]; then

@@ -18,3 +18,25 @@ exec_unblocked() {
     sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!\n";
     exec { $ARGV[0] } @ARGV or die "$ARGV[0]: $!\n"' "$@"
 }
+
+# Starts COMMAND in the background (as exec_unblocked does), standard input from
+# /dev/null, output appended to LOG, its process id in PIDFILE once it runs; when it
+# ends, a last line of LOG says how ("NAME ended: exit status N" or "NAME ended:
+# signal SIGABRT"), for whoever reads the log's end after a crash.
+start_logged() {
+  local name=$1 log=$2 pidfile=$3
+  shift 3
+  rm -f "$pidfile"
+  (
+    (exec_unblocked "$@") &
+    echo $! >"$pidfile.new" && mv "$pidfile.new" "$pidfile"
+    status=0
+    wait $! 2>/dev/null || status=$?
+    if [ "$status" -gt 128 ]; then
+      echo "$name ended: signal SIG$(kill -l "$status")"
+    else
+      echo "$name ended: exit status $status"
+    fi
+  ) </dev/null >>"$log" 2>&1 &
+  until [ -s "$pidfile" ]; do sleep 0.01; done
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` runs: the Whisper worker's own Python tests
-# (scripts/worker-tests.sh: no model, no audio server), every test target on a
+# (scripts/worker-tests.sh: no model, no audio server), the harness's own tests
+# (scripts/harness-tests.sh: a server that ends under a target is counted), every test target on a
 # private PulseAudio server, then the suites that talk to an audio server again
 # on a private PipeWire server (pipewire-pulse), and one closing line counting
 # every run:
@@ -8,7 +9,9 @@
 #   tests: N passed, N failed
 #
 # It fails when any run fails, or when no test ran at all. With a FILTER the
-# worker's tests are not run (FILTER picks Swift tests by name).
+# worker's and the harness's tests are not run (FILTER picks Swift tests by name).
+# A process of a test server that ends during a run is one failure of the target
+# it ended under (scripts/run-tests.sh), and is started again for the next.
 #
 #   scripts/test-all.sh [FILTER]   # FILTER: a regular expression over test names
 set -uo pipefail
@@ -19,7 +22,9 @@ filter=${1:-}
 # Whisper), the one record stream of a conversation, a conversation across a
 # restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|BargeInDialogueTests|threeLanguages|simultaneousWithoutCanceller|sideBOnAnotherServer"
+# Barge-in and the dialogue with a headset each time what they hear: like the suites in
+# run-tests.sh's `alone`, each runs by itself after the rest.
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
@@ -27,7 +32,11 @@ runs=(PulseAudio PipeWire)
 if [ -z "$filter" ]; then
   TEST_REPORT=$reports/Worker scripts/worker-tests.sh
   echo "$?" >"$reports/Worker.status"
-  runs=(Worker "${runs[@]}")
+  echo
+  echo "=== the test harness: servers that end under a target"
+  TEST_REPORT=$reports/Harness scripts/harness-tests.sh
+  echo "$?" >"$reports/Harness.status"
+  runs=(Worker Harness "${runs[@]}")
   echo
 fi
 echo "=== on a private PulseAudio server: every test target"
@@ -49,6 +58,12 @@ for server in "${runs[@]}"; do
   if [[ -s "$report" && $(head -n 1 "$report") =~ ^ran=([0-9]+)\ passed=([0-9]+)\ failed=([0-9]+)$ ]]; then
     ran=$((ran + BASH_REMATCH[1])) passed=$((passed + BASH_REMATCH[2])) failed=$((failed + BASH_REMATCH[3]))
     [ "${BASH_REMATCH[3]}" -eq 0 ] && [ "$(cat "$report.status")" -eq 0 ] && continue
+    if [ "${BASH_REMATCH[3]}" -eq 0 ]; then
+      # A run that failed with no failure counted (a server that ended after its last
+      # target, named on stderr by scripts/with-test-server.sh): one failure.
+      failed=$((failed + 1))
+      echo "the run on $server ended with status $(cat "$report.status") and no failure counted; its server's ends are above" >>"$report"
+    fi
   else
     # The build failed or the server did not start: that run never wrote its report.
     failed=$((failed + 1))

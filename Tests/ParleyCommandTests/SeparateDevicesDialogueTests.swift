@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ProcessHarness
 import Testing
 import TestSupport
@@ -59,11 +60,15 @@ struct SeparateDevicesDialogueTests {
         // While A speaks, B says something into B's own microphone: it is nobody's turn there.
         let spanishAside = try said("La estación está a la izquierda.", locale: "es-ES", in: directory)
         let playStart = heardByB.samplesSoFar().count
-        let aside = DispatchWorkItem { _ = try? devices.microphoneB.play(spanishAside) }
+        // The aside's playback is the premise of "not heard": one that failed fails the test.
+        let asidePlayed = Mutex<Result<ProcessRunner.Output, any Error>?>(nil)
+        let aside = DispatchWorkItem { asidePlayed.withLock { $0 = Result { try devices.microphoneB.play(spanishAside) } } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 4, execute: aside)
         let played = try devices.microphoneA.play(file)
         try #require(played.status == 0, "\(played.stderr)")
         aside.wait()
+        let asideOutput = try #require(asidePlayed.withLock { $0 }, "the aside was not played").get()
+        try #require(asideOutput.status == 0, "the aside did not play: \(asideOutput.stderr)")
         try run.waitForLine(timeout: 120) { $0.hasPrefix("B (es-ES), your turn") }
         let duringA = heardByA.samplesSoFar()
 
