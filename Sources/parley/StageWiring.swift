@@ -149,7 +149,7 @@ private struct OpenedAudio: Sendable {
     var canceller: EchoCanceller?
     /// The server the canceller was loaded on, and its cookie.
     var server: String?
-    var cookie: String?
+    var cookie: PulseCookie?
     var limitations: [String]
     /// A side's own server that could not be reached.
     var unreachable: SideUnreachable?
