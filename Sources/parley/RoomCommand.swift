@@ -32,7 +32,8 @@ struct RoomCommand: AsyncParsableCommand {
             """,
         aliases: ["meeting"])
 
-    @Argument(help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
                                  valueName: "party"))
     var parties: [String] = []
 
@@ -59,6 +60,10 @@ struct RoomCommand: AsyncParsableCommand {
         }
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
+        }
+        // Parties never start with a dash: what does is an option the room does not have.
+        if let option = parties.first(where: { $0.hasPrefix("-") }) {
+            throw ValidationError("\(option) is not an option of room; see `parley room --help`")
         }
         guard parties.count >= 2 else {
             throw ValidationError("a room needs two parties or more, as in `parley room en-US,source=a.monitor,sink=a fr-FR,source=b.monitor,sink=b`")
