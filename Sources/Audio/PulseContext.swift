@@ -17,8 +17,8 @@ final class PulseContext {
     /// A new, unconnected context named `name` on a mainloop's API table
     /// (`pa_context_new_with_proplist`); nil when libpulse cannot make one (out of memory).
     ///
-    /// `cookie`: the cookie to show the server, instead of libpulse's own; without one, the
-    /// cookie `$PULSE_COOKIE` names. libpulse reads a cookie file, and rewrites one that is
+    /// `cookie`: the cookie to show the server, instead of libpulse's own, as its file holds it
+    /// now; without one, the cookie `$PULSE_COOKIE` names. libpulse reads a cookie file, and rewrites one that is
     /// short, when it connects, from the path `$PULSE_COOKIE` held when the context was
     /// created; so the variable names a private copy of the bytes (`CookieCopy`, kept as long
     /// as the context) while the context is created, every creation of this process taken
@@ -31,7 +31,9 @@ final class PulseContext {
         Self.creation.lock()
         defer { Self.creation.unlock() }
         let before = getenv("PULSE_COOKIE").map { String(cString: $0) }
-        var shown = cookie
+        // The file is read again for each context: a server that made a new cookie is shown it
+        // when it comes back; a file that is no longer a cookie leaves the bytes read before.
+        var shown = cookie.map { (try? PulseCookie(readingFile: $0.path)) ?? $0 }
         if shown == nil, let variable = PulseCookie.fromEnvironment() {
             shown = try? variable.get()
         }
