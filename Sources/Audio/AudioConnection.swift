@@ -3,7 +3,7 @@
 /// thread; each session keeps its own record and playback streams on it.
 ///
 /// ```swift
-/// let connection = AudioConnection(server: "tcp:studio:4713", cookie: "/home/me/studio-cookie")
+/// let connection = AudioConnection(server: "tcp:studio:4713", cookie: try PulseCookie(readingFile: "/home/me/studio-cookie"))
 /// let first = AudioSession(options: options, connection: connection, logger: logger)
 /// let second = AudioSession(options: otherOptions, connection: connection, logger: logger)
 /// ```
@@ -15,9 +15,9 @@
 /// connection ends when its last session closes; the sessions' own `server` and `cookie`
 /// options are not used.
 public final class AudioConnection: @unchecked Sendable {  // every stored var: the mainloop lock
-    /// The server (nil: `$PULSE_SERVER` or the default) and the cookie file it wants (nil: libpulse's own).
+    /// The server (nil: `$PULSE_SERVER` or the default) and the cookie it wants (nil: libpulse's own).
     public let server: String?
-    public let cookie: String?
+    public let cookie: PulseCookie?
     let applicationName: String
     let mainloop = ThreadedMainloop()
 
@@ -35,7 +35,7 @@ public final class AudioConnection: @unchecked Sendable {  // every stored var: 
     }
 
     /// A connection to `server`; nothing is connected until a session opens.
-    public init(server: String? = nil, cookie: String? = nil, applicationName: String = "Parley") {
+    public init(server: String? = nil, cookie: PulseCookie? = nil, applicationName: String = "Parley") {
         (self.server, self.cookie, self.applicationName) = (server, cookie, applicationName)
     }
 

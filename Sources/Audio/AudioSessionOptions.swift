@@ -42,9 +42,9 @@ public struct AudioSessionOptions: Sendable, Equatable {
     /// listens to the microphone behind it on a third stream; `gatesCaptureDuringPlayback`
     /// then applies only while none could be loaded again after a reconnection.
     public var echoCancellation: EchoCancellation?
-    /// The server's cookie file, for a server that wants one other than libpulse's own
+    /// The cookie to show the server, for a server that wants one other than libpulse's own
     /// (`$PULSE_COOKIE` or `~/.config/pulse/cookie`): a party's server on another machine.
-    public var cookie: String?
+    public var cookie: PulseCookie?
     /// First wait before reconnecting to a lost server, in seconds; it doubles up to `reconnectMaximumDelay`.
     public var reconnectInitialDelay: Double
     /// Longest wait between two reconnection attempts, in seconds.

@@ -29,7 +29,7 @@ public struct EchoCanceller: Sendable, Equatable {
     /// Parley processes of this host that are gone. `tag` (letters and digits) tells apart two
     /// cancellers of this process. Throws `EchoCancellerUnavailable` with the reason when the
     /// server refuses it.
-    public static func load(server: String?, source: String?, sink: String?, cookie: String? = nil,
+    public static func load(server: String?, source: String?, sink: String?, cookie: PulseCookie? = nil,
                             tag: String? = nil, timeout: Double = 5) throws -> EchoCanceller {
         let connection = try OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout, cookie: cookie)
         _ = removeLeftovers(connection)
@@ -57,14 +57,14 @@ public struct EchoCanceller: Sendable, Equatable {
 
     /// `load` on a thread of its own, so its blocking mainloop never holds a thread of Swift's
     /// cooperative pool.
-    public static func loading(server: String?, source: String?, sink: String?, cookie: String? = nil,
+    public static func loading(server: String?, source: String?, sink: String?, cookie: PulseCookie? = nil,
                                tag: String? = nil) async throws -> EchoCanceller {
         try await offPool { try load(server: server, source: source, sink: sink, cookie: cookie, tag: tag) }
     }
 
     /// `unload` on a thread of its own.
     @discardableResult
-    public func unloading(server: String?, cookie: String? = nil) async -> Bool {
+    public func unloading(server: String?, cookie: PulseCookie? = nil) async -> Bool {
         (try? await Self.offPool { unload(server: server, cookie: cookie) }) ?? false
     }
 
@@ -79,7 +79,7 @@ public struct EchoCanceller: Sendable, Equatable {
     /// the index of one unloaded before, and a second unload (or one after the server lost it)
     /// would otherwise remove whatever module has that index now.
     @discardableResult
-    public func unload(server: String?, cookie: String? = nil, timeout: Double = 3) -> Bool {
+    public func unload(server: String?, cookie: PulseCookie? = nil, timeout: Double = 3) -> Bool {
         guard let connection = try? OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout,
                                                       cookie: cookie) else {
             return false

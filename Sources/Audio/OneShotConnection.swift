@@ -9,10 +9,10 @@ final class OneShotConnection {
     let context: PulseContext
     private let deadline: Date
 
-    /// Connects to `server` (nil: `$PULSE_SERVER` or the default) as `name`, showing `cookie`'s
-    /// cookie when given; every wait of this connection, connecting included, ends within
+    /// Connects to `server` (nil: `$PULSE_SERVER` or the default) as `name`, showing `cookie`
+    /// when given; every wait of this connection, connecting included, ends within
     /// `timeout` seconds of now.
-    init(server: String?, name: String, timeout: Double, cookie: String? = nil) throws {
+    init(server: String?, name: String, timeout: Double, cookie: PulseCookie? = nil) throws {
         guard let mainloop = PulseMainloop() else {
             throw AudioServerUnavailable(server: server, reason: "libpulse could not create a mainloop")
         }

@@ -11,40 +11,53 @@ final class PulseContext {
     /// The `pa_context`; one reference, dropped with this object.
     let handle: OpaquePointer
     private var stateChanged: (() -> Void)?
+    /// The copy of the cookie libpulse reads when it connects; nil for libpulse's own cookie.
+    private var cookieCopy: CookieCopy?
 
     /// A new, unconnected context named `name` on a mainloop's API table
     /// (`pa_context_new_with_proplist`); nil when libpulse cannot make one (out of memory).
     ///
-    /// `cookie`: the file of the cookie to show the server, instead of libpulse's own. libpulse
-    /// reads `$PULSE_COOKIE` only while it creates a context (its client configuration) and the
-    /// file when it connects, so the variable is set around the creation, with every creation
-    /// of this process taken one at a time, and put back after.
+    /// `cookie`: the cookie to show the server, instead of libpulse's own, as its file holds it
+    /// now; without one, the cookie `$PULSE_COOKIE` names. libpulse reads a cookie file, and rewrites one that is
+    /// short, when it connects, from the path `$PULSE_COOKIE` held when the context was
+    /// created; so the variable names a private copy of the bytes (`CookieCopy`, kept as long
+    /// as the context) while the context is created, every creation of this process taken
+    /// one at a time, and is put back after. A `$PULSE_COOKIE` file that is not a cookie
+    /// (`PulseCookie`) is hidden from libpulse, which then uses its own. Only where no copy
+    /// can be made is libpulse given the file itself: a regular file of exactly the cookie's
+    /// size, which libpulse reads and never writes.
     init?(api: UnsafeMutablePointer<pa_mainloop_api>, name: String, properties: PulsePropertyList? = nil,
-          cookie: String? = nil) {
-        var made: OpaquePointer?
-        if let cookie {
-            Self.creation.lock()
-            let before = getenv("PULSE_COOKIE").map { String(cString: $0) }
-            setenv("PULSE_COOKIE", cookie, 1)
-            made = pa_context_new_with_proplist(api, name, properties?.handle)
-            if let before { setenv("PULSE_COOKIE", before, 1) } else { unsetenv("PULSE_COOKIE") }
-            Self.creation.unlock()
-        } else {
-            made = pa_context_new_with_proplist(api, name, properties?.handle)
+          cookie: PulseCookie? = nil) {
+        Self.creation.lock()
+        defer { Self.creation.unlock() }
+        let before = getenv("PULSE_COOKIE").map { String(cString: $0) }
+        // The file is read again for each context: a server that made a new cookie is shown it
+        // when it comes back; a file that is no longer a cookie leaves the bytes read before.
+        var shown = cookie.map { (try? PulseCookie(readingFile: $0.path)) ?? $0 }
+        if shown == nil, let variable = PulseCookie.fromEnvironment() {
+            shown = try? variable.get()
         }
+        if let shown {
+            cookieCopy = CookieCopy(shown)
+            setenv("PULSE_COOKIE", cookieCopy?.path ?? shown.path, 1)
+        } else {
+            unsetenv("PULSE_COOKIE")
+        }
+        let made = pa_context_new_with_proplist(api, name, properties?.handle)
+        if let before { setenv("PULSE_COOKIE", before, 1) } else { unsetenv("PULSE_COOKIE") }
         guard let handle = made else { return nil }
         self.handle = handle
     }
 
     /// A new, unconnected context that names the application `applicationName` to the server
     /// (its `application.name`), showing it `cookie`; nil when libpulse cannot make one.
-    convenience init?(api: UnsafeMutablePointer<pa_mainloop_api>, applicationName: String, cookie: String?) {
+    convenience init?(api: UnsafeMutablePointer<pa_mainloop_api>, applicationName: String, cookie: PulseCookie?) {
         let properties = PulsePropertyList()
         properties.set(PulsePropertyList.applicationName, to: applicationName)
         self.init(api: api, name: applicationName, properties: properties, cookie: cookie)
     }
 
-    /// Held while a context is created with a cookie of its own.
+    /// Held while a context is created, `$PULSE_COOKIE` set for it.
     private static let creation = NSLock()
 
     /// Starts connecting to `server` (nil: the default) without spawning one

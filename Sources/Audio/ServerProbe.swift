@@ -36,10 +36,10 @@ public struct AudioServerUnavailable: Error, Sendable, Equatable, CustomStringCo
 /// Runs its own single-threaded libpulse mainloop on the calling thread, so it
 /// is for `parley doctor` and start-up checks, not for the conversation.
 public enum ServerProbe {
-    /// Connects to `server` (nil: `$PULSE_SERVER` or the default), reads the server info,
-    /// and disconnects; fails within `timeout` seconds.
-    public static func probe(server: String? = nil, timeout: Double = 3) throws -> AudioServerInfo {
-        let connection = try OneShotConnection(server: server, name: "Parley doctor", timeout: timeout)
+    /// Connects to `server` (nil: `$PULSE_SERVER` or the default), showing `cookie` when given,
+    /// reads the server info, and disconnects; fails within `timeout` seconds.
+    public static func probe(server: String? = nil, cookie: PulseCookie? = nil, timeout: Double = 3) throws -> AudioServerInfo {
+        let connection = try OneShotConnection(server: server, name: "Parley doctor", timeout: timeout, cookie: cookie)
         guard let info = connection.answer({ context, answer in context.serverInfo(answer) }) ?? nil else {
             throw AudioServerUnavailable(server: server, reason: "the server did not describe itself")
         }

@@ -24,7 +24,7 @@ final class MonitorTap: Sendable {
         var logger = Logger(label: "parley.bench.dialogue")
         logger.logLevel = .warning
         var options = AudioSessionOptions(server: server, source: source, gatesCaptureDuringPlayback: false)
-        options.cookie = cookie
+        options.cookie = try cookie.map { path throws(PulseCookieError) in try PulseCookie(readingFile: path) }
         session = AudioSession(options: options, logger: logger)
         try await session.open()
         try await session.startListening()

@@ -6,6 +6,7 @@ import ParleyCore
 import Recognition
 import REPL
 import Synthesis
+import WhisperRecognition
 
 /// `parley dialog` (and `parley` alone): the spoken-dialogue REPL.
 struct DialogueCommand: AsyncParsableCommand {
@@ -140,6 +141,12 @@ struct DialogueCommand: AsyncParsableCommand {
         if simultaneous, recognition.recognizer == .pocketsphinx {
             throw ValidationError("--simultaneous commits words with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
+        if simultaneous, typedOnly {
+            throw ValidationError("--simultaneous interprets a side while they speak into the microphone, which --typed-only never opens; give one or the other")
+        }
+        if simultaneous, let directories = try? common.directories(), let missing = whisperInstallation(directories).problem {
+            throw ValidationError("--simultaneous commits words with Whisper, and \(missing) is not installed; \(WhisperInstallation.remedy)")
+        }
         if commitPolicy != nil, !simultaneous {
             throw ValidationError("--commit-policy chooses how --simultaneous commits words; give --simultaneous with it")
         }
@@ -152,7 +159,7 @@ struct DialogueCommand: AsyncParsableCommand {
     }
 
     /// Each side's devices, from the options and the locale arguments.
-    func sideDevices() throws(SideDevicesError) -> SideDevicePlan {
+    func sideDevices() throws(DeviceRefusal) -> SideDevicePlan {
         try SideDevicePlan(localeA: localeA, localeB: localeB, common: common,
                            sourceB: sourceB, sinkB: sinkB, serverB: serverB)
     }

@@ -32,7 +32,8 @@ struct RoomCommand: AsyncParsableCommand {
             """,
         aliases: ["meeting"])
 
-    @Argument(help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
                                  valueName: "party"))
     var parties: [String] = []
 
@@ -60,6 +61,10 @@ struct RoomCommand: AsyncParsableCommand {
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
         }
+        // Parties never start with a dash: what does is an option the room does not have.
+        if let option = parties.first(where: { $0.hasPrefix("-") }) {
+            throw ValidationError("\(option) is not an option of room; see `parley room --help`")
+        }
         guard parties.count >= 2 else {
             throw ValidationError("a room needs two parties or more, as in `parley room en-US,source=a.monitor,sink=a fr-FR,source=b.monitor,sink=b`")
         }
@@ -67,16 +72,28 @@ struct RoomCommand: AsyncParsableCommand {
             throw ValidationError("--source and --sink name one microphone and one speaker; give each party its own, as in en-US,source=NAME,sink=NAME")
         }
         let members = try readParties()
-        var microphones: [Microphone: Int] = [:]
-        for (index, party) in members.enumerated() {
-            let microphone = Microphone(server: party.server ?? common.server, source: party.source)
-            if let first = microphones[microphone] {
-                throw ValidationError("parties \(first) and \(index + 1) would share one microphone (\(microphone)): each needs their own source=, or each would hear the other's words as theirs")
+        let cookies = try readCookies(members)
+        let microphones = members.indices.map {
+            Microphone(server: members[$0].server ?? common.server, source: members[$0].source, cookie: cookies[$0])
+        }
+        if let shared = DeviceChecks.sharedMicrophone(microphones) {
+            throw ValidationError("parties \(shared.first + 1) and \(shared.second + 1) would share one microphone (\(shared.microphone)): each needs their own source=, or each would hear the other's words as theirs")
+        }
+    }
+
+    /// Each party's cookie, read (nil: none of its own); a file that is not a cookie, or a
+    /// `$PULSE_COOKIE` that is not one when a party has none of its own, is refused in one sentence.
+    private func readCookies(_ members: [RoomParty]) throws -> [PulseCookie?] {
+        do {
+            let cookies = try members.indices.map { index throws(DeviceRefusal) in
+                try members[index].cookie.map { path throws(DeviceRefusal) in
+                    try DeviceChecks.cookie(path, of: "party \(index + 1)", server: members[index].server ?? common.server)
+                }
             }
-            microphones[microphone] = index + 1
-            if let cookie = party.cookie, !FileManager.default.isReadableFile(atPath: (cookie as NSString).expandingTildeInPath) {
-                throw ValidationError("party \(index + 1)'s cookie \(cookie) cannot be read: give the file that \(party.server ?? "the default server") authenticates its clients with")
-            }
+            if cookies.contains(where: { $0 == nil }) { try DeviceChecks.environmentCookie() }
+            return cookies
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -101,7 +118,7 @@ struct RoomCommand: AsyncParsableCommand {
                 try UnservedLocale.check(locale, in: inventory)
                 locales.append(locale)
             }
-            var stages = try await openRoom(members, directories, registry, locales: locales)
+            var stages = try await openRoom(members, cookies: try readCookies(members), directories, registry, locales: locales)
             stages.waitGivenUp = { printError("\($0); leaving") }
             let writer: TranscriptWriter?
             do {
@@ -119,7 +136,7 @@ struct RoomCommand: AsyncParsableCommand {
 
     /// Every party's audio session, opened now (a party who cannot be reached ends the room
     /// before it starts, in one sentence), and the engines they share.
-    private func openRoom(_ members: [RoomParty], _ directories: DataDirectories, _ registry: LocaleRegistry,
+    private func openRoom(_ members: [RoomParty], cookies: [PulseCookie?], _ directories: DataDirectories, _ registry: LocaleRegistry,
                           locales: [LocaleTag]) async throws -> RoomStages {
         let translator = makeApertium(directories, registry)
         let synthesizer = makeESpeak(directories, languages: Array(Set(locales.map(\.language))))
@@ -134,7 +151,7 @@ struct RoomCommand: AsyncParsableCommand {
             options.server = party.server ?? common.server
             options.source = party.source
             options.sink = party.sink
-            options.cookie = party.cookie.map { ($0 as NSString).expandingTildeInPath }
+            options.cookie = cookies[index]
             let key = ServerKey(server: options.server, cookie: options.cookie)
             let connection = connections[key] ?? AudioConnection(server: options.server, cookie: options.cookie,
                                                                  applicationName: options.applicationName)
@@ -183,7 +200,7 @@ struct RoomCommand: AsyncParsableCommand {
     /// A server as a connection reaches it: its address and the cookie shown to it.
     private struct ServerKey: Hashable {
         var server: String?
-        var cookie: String?
+        var cookie: PulseCookie?
     }
 
     /// A party's audio server could not be reached when the room opened.

@@ -20,7 +20,7 @@ struct SideDevicePlan {
 
     /// Reads the plan from the command line; a contradiction is refused in one sentence.
     init(localeA argumentA: String, localeB argumentB: String, common: CommonOptions,
-         sourceB: String?, sinkB: String?, serverB: String?) throws(SideDevicesError) {
+         sourceB: String?, sinkB: String?, serverB: String?) throws(DeviceRefusal) {
         let partyA = try Self.party(argumentA, side: "A")
         let partyB = try Self.party(argumentB, side: "B")
         localeA = partyA?.locale.description ?? argumentA
@@ -30,33 +30,35 @@ struct SideDevicePlan {
             a.server = try Self.once("A's server", option: "--server", common.server, field: partyA.server)
             a.source = try Self.once("A's microphone", option: "--source", common.source, field: partyA.source)
             a.sink = try Self.once("A's speaker", option: "--sink", common.sink, field: partyA.sink)
-            a.cookie = partyA.cookie.map(Self.expanded)
+            let server = a.server
+            a.cookie = try partyA.cookie.map { path throws(DeviceRefusal) in
+                try DeviceChecks.cookie(path, of: "side A", server: server)
+            }
         }
         self.a = a
         let source = try Self.once("B's microphone", option: "--source-b", sourceB, field: partyB?.source)
         let sink = try Self.once("B's speaker", option: "--sink-b", sinkB, field: partyB?.sink)
         let server = try Self.once("B's server", option: "--server-b", serverB, field: partyB?.server)
         if let serverB, !RoomParty.isServerAddress(serverB) {
-            throw SideDevicesError("--server-b '\(serverB)' is not a server address (tcp:HOST:PORT, unix:/PATH or a host name)")
+            throw DeviceRefusal("--server-b '\(serverB)' is not a server address (tcp:HOST:PORT, unix:/PATH or a host name)")
         }
-        let cookie = partyB?.cookie.map(Self.expanded)
+        let cookie = try partyB?.cookie.map { path throws(DeviceRefusal) in
+            try DeviceChecks.cookie(path, of: "side B", server: server ?? a.server)
+        }
         guard source != nil || sink != nil || server != nil || cookie != nil else {
             b = nil
+            if a.cookie == nil { try DeviceChecks.environmentCookie() }
             return
         }
         var b = AudioSessionOptions(server: server ?? a.server, source: source, sink: sink)
         // Side B on side A's server authenticates as side A does, unless it says otherwise.
         b.cookie = cookie ?? (server == nil ? a.cookie : nil)
         self.b = b
-        let microphoneA = Microphone(server: a.server, source: a.source)
-        let microphoneB = Microphone(server: b.server, source: b.source)
-        if microphoneA == microphoneB {
-            throw SideDevicesError("sides A and B would share one microphone (\(microphoneA)): give side B its own with --source-b, or leave out the -b options to share one microphone and speaker")
-        }
-        for (side, cookie) in [("A", a.cookie), ("B", b.cookie)] {
-            if let cookie, !FileManager.default.isReadableFile(atPath: cookie) {
-                throw SideDevicesError("side \(side)'s cookie \(cookie) cannot be read: give the file that its server authenticates its clients with")
-            }
+        if a.cookie == nil || b.cookie == nil { try DeviceChecks.environmentCookie() }
+        let microphones = [Microphone(server: a.server, source: a.source, cookie: a.cookie),
+                           Microphone(server: b.server, source: b.source, cookie: b.cookie)]
+        if let shared = DeviceChecks.sharedMicrophone(microphones) {
+            throw DeviceRefusal("sides A and B would share one microphone (\(shared.microphone)): give side B its own with --source-b, or leave out the -b options to share one microphone and speaker")
         }
     }
 
@@ -64,37 +66,21 @@ struct SideDevicePlan {
     var isSeparate: Bool { b != nil }
 
     /// A locale argument with device fields, read as a room party; nil for a plain locale.
-    private static func party(_ argument: String, side: String) throws(SideDevicesError) -> RoomParty? {
+    private static func party(_ argument: String, side: String) throws(DeviceRefusal) -> RoomParty? {
         guard argument.contains(",") else { return nil }
         do {
             return try RoomParty(parsing: argument)
         } catch {
-            throw SideDevicesError("side \(side) '\(argument)': \(error.reason)")
+            throw DeviceRefusal("side \(side) '\(argument)': \(error.reason)")
         }
     }
 
     /// The one value given for a device, from its option or its party field.
     private static func once(_ what: String, option: String, _ optionValue: String?,
-                             field: String?) throws(SideDevicesError) -> String? {
+                             field: String?) throws(DeviceRefusal) -> String? {
         if let optionValue, let field, optionValue != field {
-            throw SideDevicesError("side \(what) is given twice, \(option) \(optionValue) and \(field) in the locale argument; give it once")
+            throw DeviceRefusal("side \(what) is given twice, \(option) \(optionValue) and \(field) in the locale argument; give it once")
         }
         return optionValue ?? field
     }
-
-    private static func expanded(_ path: String) -> String { (path as NSString).expandingTildeInPath }
-}
-
-/// Which microphone a side or a party hears: a source of a server, nil for the defaults.
-/// Two people on one are refused: each would hear the other's words as theirs.
-struct Microphone: Hashable, CustomStringConvertible {
-    var server: String?
-    var source: String?
-    var description: String { "\(source ?? "the default source") of \(server ?? "the default server")" }
-}
-
-/// A per-side device plan that cannot work, in one sentence.
-struct SideDevicesError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -39,7 +39,7 @@ import TestSupport
         let variable = ProcessInfo.processInfo.environment["PULSE_COOKIE"]
 
         let session = try await Harness.openSession(source: "parley_mic.monitor", sink: "parley_speaker", server: address) {
-            $0.cookie = cookie
+            $0.cookie = try? PulseCookie(readingFile: cookie)
         }
         #expect(session.isConnected)
         try await session.enqueue(Harness.tone(frequency: 440, seconds: 0.1)[0])
@@ -49,7 +49,9 @@ import TestSupport
         let stranger = directory.appendingPathComponent("other-cookie").path
         try Data((0..<256).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: stranger))
         do {
-            let refused = try await Harness.openSession(source: nil, sink: nil, server: address) { $0.cookie = stranger }
+            let refused = try await Harness.openSession(source: nil, sink: nil, server: address) {
+                $0.cookie = try? PulseCookie(readingFile: stranger)
+            }
             await refused.close()
             Issue.record("a session with another cookie was let in")
         } catch let error as AudioServerUnavailable {

@@ -102,7 +102,7 @@ final class RecordStreamSampler: Sendable {
         let streams = output.stdout.components(separatedBy: "Source Output #").dropFirst()
             .filter { $0.contains("application.process.id = \"\(processIdentifier)\"") }
         let guardName = "media.name = \"Parley echo guard\""
-        let index = { (stream: Substring) in Int(stream.prefix { $0.isNumber }) }
+        let index = { (stream: String) in Int(stream.prefix { $0.isNumber }) }
         let indices = streams.filter { !$0.contains(guardName) }.compactMap(index)
         let guards = streams.filter { $0.contains(guardName) }.compactMap(index)
         state.withLock { $0.samples.append(Sample(label: $0.label, indices: indices, guards: guards)) }

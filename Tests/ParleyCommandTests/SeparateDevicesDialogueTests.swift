@@ -155,7 +155,7 @@ struct SeparateDevicesDialogueTests {
                       (["--source", "a", "--source-b", "b", "en-US,source=c", "es-ES"], "side A's microphone is given twice"),
                       (["en-US", "es-ES,speaker=b"], "side B 'es-ES,speaker=b': 'speaker' is not a key"),
                       (["--source-b", "b", "--server-b", "no where"], "--server-b 'no where' is not a server address"),
-                      (["en-US", "es-ES,source=b,cookie=/nonexistent-cookie"], "side B's cookie /nonexistent-cookie cannot be read")])
+                      (["en-US", "es-ES,source=b,cookie=/nonexistent-cookie"], "side B's cookie /nonexistent-cookie does not exist")])
     func refused(arguments: [String], expected: String) throws {
         let output = try ProcessRunner.parley(["dialog"] + arguments + ["--no-history", "--no-transcript"])
         #expect(output.status == 64)
