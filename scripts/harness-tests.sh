@@ -82,7 +82,8 @@ check() {
   fi
 }
 run() {
-  env SWIFT="$work/swift" "$@" >"$work/out" 2>&1
+  # The runs under test report on their own closing line, not into this script's TEST_REPORT.
+  env -u TEST_REPORT -u TEST_LABEL -u TEST_SELECTION SWIFT="$work/swift" "$@" >"$work/out" 2>&1
   status=$?
 }
 
