@@ -23,4 +23,14 @@ struct SpokenWordsTests {
         #expect(SpokenWords.errorRate("he might even have been made amiable himself so there", reference: reference) == 0.25)
         #expect(SpokenWords.errorRate("words", reference: "") == 1)
     }
+
+    @Test("a reading that shares only function words with a sentence shares none of its content")
+    func contentWords() {
+        let sentence = "El tren sale de la estación a las ocho de la mañana."
+        #expect(SpokenWords.contentWords(sentence, language: "es") == ["tren", "sale", "estacion", "ocho", "manana"])
+        #expect(SpokenWords.sharedContent("¿De la? El, de la a las.", reference: sentence, language: "es") == 0)
+        #expect(SpokenWords.sharedContent("el tren sale a la socho en la mañana", reference: sentence, language: "es") == 0.6)
+        #expect(SpokenWords.sharedContent("Il est dans la maison.", reference: "Elle est dans le jardin.", language: "fr") == 0)
+        #expect(SpokenWords.sharedContent("anything", reference: "de la el", language: "es") == 0)
+    }
 }

@@ -22,6 +22,41 @@ public enum SpokenWords {
         editDistance(normalized(reference, language: language), normalized(hypothesis, language: language))
     }
 
+    /// The distinct words of `text` that carry its meaning: `normalized`, without the language's
+    /// function words (articles, pronouns, prepositions, conjunctions, forms of "be" and "have"),
+    /// so that a reading which shares only "de la … el" with a sentence shares nothing.
+    public static func contentWords(_ text: String, language: String = "en") -> Set<String> {
+        let function = functionWords[language] ?? []
+        return Set(normalized(text, language: language).filter { !function.contains($0) })
+    }
+
+    /// The share of `reference`'s content words that `hypothesis` has too: 0 when the
+    /// reference has none.
+    public static func sharedContent(_ hypothesis: String, reference: String, language: String = "en") -> Double {
+        let said = contentWords(reference, language: language)
+        guard !said.isEmpty else { return 0 }
+        return Double(said.intersection(contentWords(hypothesis, language: language)).count) / Double(said.count)
+    }
+
+    /// Function words per language, accents folded as `normalized` folds them.
+    private static let functionWords: [String: Set<String>] = [
+        "en": Set("""
+            a an the and or but if of to in on at by for from with as into than then that this these those it its \
+            he she they we you i me him her them us my your his our their is are was were be been being am \
+            have has had do does did not no so there here what which who whom whose where when how
+            """.split(whereSeparator: \.isWhitespace).map(String.init)),
+        "es": Set("""
+            el la los las un una unos unas lo al del de a en con por para sin sobre entre y e o u ni que \
+            se su sus mi mis tu tus le les me te nos os yo el ella ellos ellas usted ustedes es son era \
+            fue ser estar esta esto este estas estos esa ese eso hay ha he han haber como mas pero si no muy
+            """.split(whereSeparator: \.isWhitespace).map(String.init)),
+        "fr": Set("""
+            le la les l' un une des du de d' a au aux en dans sur sous par pour avec sans et ou mais ni que \
+            qu' qui ce cet cette ces se sa son ses mon ma mes ton ta tes il elle ils elles on je tu nous vous \
+            est sont etait etre avoir a ont ne pas plus y
+            """.split(whereSeparator: \.isWhitespace).map(String.init)),
+    ]
+
     /// `errors` over the reference's word count (1 when the reference has no words but the hypothesis has).
     public static func errorRate(_ hypothesis: String, reference: String, language: String = "en") -> Double {
         let words = normalized(reference, language: language).count
