@@ -86,4 +86,38 @@ struct ShutdownTests {
         defer { kill(serverPid, SIGCONT) }
         try withExtendedLifetime(remote) { try body(run, transcript) }
     }
+
+    @Test("SIGTERM while a turn is interpreted with a headset each: Parley leaves at once, the clauses shown so far written")
+    func signalWhileInterpreting() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-sigterm-simultaneous")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try LongSpeechPassages.build(LongSpeechPassages.all[0], in: directory)
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let (microphoneA, speakerA) = (try LoopbackDevice(label: "tsamic"), try LoopbackDevice(label: "tsaspk"))
+        let (microphoneB, speakerB) = (try LoopbackDevice(label: "tsbmic"), try LoopbackDevice(label: "tsbspk"))
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--simultaneous",
+                                   "--source", microphoneA.monitor, "--sink", speakerA.sink,
+                                   "--source-b", microphoneB.monitor, "--sink-b", speakerB.sink,
+                                   "--no-history", "--transcript", transcript])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        let speaking = DispatchWorkItem { _ = try? microphoneA.play(file) }
+        DispatchQueue.global().async(execute: speaking)
+        defer { speaking.wait() }
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("→ es-ES: ") }
+        // A clause is shown as "A … TEXT" right before its "→ es-ES: TRANSLATION" (other "A … " lines are partials).
+        let lines = run.lines
+        let shown = lines.indices.dropFirst().filter { lines[$0].hasPrefix("→ es-ES: ") && lines[$0 - 1].hasPrefix("A … ") }
+            .map { String(lines[$0 - 1].dropFirst("A … ".count)) }
+
+        let ended = try #require(run.exit(on: SIGTERM), "parley was still running 30 s after the signal: \(run.stdout)")
+        #expect(ended.seconds < Self.bound, "parley took \(ended.seconds) s to leave after the signal")
+        let written = try entries(transcript)
+        try #require(written.count == 1, "the turn being interpreted: \(written)\n\(run.stdout)\n\(run.stderr)")
+        #expect(written[0]["side"] as? String == "A")
+        let clauses = try #require(written[0]["clauses"] as? [[String: Any]], "\(written[0])")
+        #expect(clauses.count >= shown.count, "every clause shown is written: \(shown) against \(clauses)")
+        let text = SpokenWords.normalized(written[0]["text"] as? String ?? "")
+        let first = SpokenWords.normalized(try #require(shown.first))
+        #expect(Array(text.prefix(first.count)) == first, "the turn begins with the first clause shown: \(text)")
+    }
 }
