@@ -28,6 +28,12 @@ start_logged() {
   shift 3
   rm -f "$pidfile"
   (
+    # This shell waits as long as COMMAND runs: it keeps no descriptor of its caller's
+    # beyond the three it redirects (a test reads its child's output until the last writer
+    # closes it, and would wait for the server's end).
+    for fd in $(ls "/proc/$BASHPID/fd"); do
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done 2>/dev/null
     (exec_unblocked "$@") &
     echo $! >"$pidfile.new" && mv "$pidfile.new" "$pidfile"
     status=0
