@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import ProcessHarness
 
@@ -15,26 +16,50 @@ extension DialogueBenchmark {
         var workerMemory: MemoryStatus?
     }
 
+    /// One mode measured with Parley's defaults (the echo canceller, which `auto` loads on a
+    /// shared microphone, and barge-in with it) and with `--echo-cancel off`.
+    struct SpokenPair {
+        var defaults: SpokenRun
+        var echoOff: SpokenRun
+        var both: [SpokenRun] { [defaults, echoOff] }
+    }
+
     /// Silence on the microphone's null sink is exactly zero; anything else is the recording.
     static let recordingThreshold: Int16 = 0
     /// The first speech sample of the translation (out of 32767).
     static let speechThreshold: Int16 = 200
 
-    /// `turns` spoken turns (after one that warms up) through one `parley dialog`.
-    func spokenTurns(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenRun {
+    /// One mode with the defaults, then with `--echo-cancel off`, one after the other so that
+    /// both see the same load of the machine.
+    func spokenPair(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenPair {
+        let defaults = try await spokenTurns(ending: ending, echoCancel: true, devices: devices, recognizer: recognizer)
+        let echoOff = try await spokenTurns(ending: ending, echoCancel: false, devices: devices, recognizer: recognizer)
+        return SpokenPair(defaults: defaults, echoOff: echoOff)
+    }
+
+    /// `turns` spoken turns (after one that warms up) through one `parley dialog`: with its
+    /// defaults when `echoCancel` (the canceller checked loaded), else with `--echo-cancel off`.
+    /// Through the canceller Parley records its source and plays into its sink, set between the
+    /// two null sinks; the taps stay on the null sinks' monitors, the microphone and speaker.
+    func spokenTurns(ending: TurnEnd, echoCancel: Bool, devices: Devices, recognizer: String) async throws -> SpokenRun {
         let terminal: ChildProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
         let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--recognizer", recognizer,
                                        "--endpoint-ms", String(endpointMilliseconds),
-                                       "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
+                                       "--source", devices.microphone.monitor, "--sink", devices.speaker.name]
+                                          + (echoCancel ? [] : ["--echo-cancel", "off"]),
                                       terminal: terminal)
         defer { run.finish() }
         try run.waitFor("A (en-US), your turn", moreThan: 0)
+        guard try Self.hasCanceller(of: run.pid) == echoCancel else {
+            throw BenchmarkFailure("parley dialog \(echoCancel ? "with its defaults loaded no" : "with --echo-cancel off loaded an") echo canceller")
+        }
+        let setting = echoCancel ? "defaults" : "--echo-cancel off"
         try await Task.sleep(for: .seconds(1))  // the models and pipelines are loaded before the first turn
         var latencies: [Double] = []
         for turn in 0...turns {
             let latency = try await spokenTurn(run, ending: ending, terminal: terminal, devices: devices)
             if turn > 0 { latencies.append(latency) }
-            progress("dialogue", "parley (\(recognizer)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
+            progress("dialogue", "parley (\(recognizer), \(setting)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
             let turnsOfA = run.count("A (en-US), your turn")
             run.send(":swap", terminal: terminal)
             try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
@@ -42,6 +67,17 @@ extension DialogueBenchmark {
         }
         let worker = MemoryStatus.child(of: run.pid, named: "whisper_worker").flatMap { MemoryStatus(pid: $0) }
         return SpokenRun(latencies: Timings(latencies), memory: MemoryStatus(pid: run.pid), workerMemory: worker)
+    }
+
+    /// Whether the server has a source of an echo canceller that process `pid` loaded
+    /// (`parley_ec.HOST.PID.…`, see `EchoCanceller`).
+    private static func hasCanceller(of pid: Int32) throws -> Bool {
+        let sources = try ProcessRunner.run(["pactl", "list", "short", "sources"]).stdout
+        return sources.split(separator: "\n").contains { line in
+            line.split(separator: "\t").dropFirst().first.map { name in
+                name.hasPrefix("\(EchoCanceller.prefix).") && name.split(separator: ".").contains("\(pid)")
+            } ?? false
+        }
     }
 
     /// Plays the recording, ends the turn as `ending` says, waits until the translation was spoken.
