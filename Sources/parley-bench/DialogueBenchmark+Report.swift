@@ -9,13 +9,15 @@ extension DialogueBenchmark {
             himself\", 3.3 s) played into the microphone → the first audible sample (|s| > \
             \(Self.speechThreshold)) of the translation on the speaker, both read from the audio of the two \
             null sinks' monitors, stamped on one clock. `parley dialog` runs as built (release), one process \
-            for all turns of a mode; \(turns) turns per mode after one that warms up. Endpoint window \
+            for several turns; \(turns) turns per mode and setting (below) after one that warms up in \
+            each process. Endpoint window \
             \(endpointMilliseconds) ms for both (`--endpoint-ms`, and pocketsphinx_continuous' default \
             `-vad_postspeech 50`).
             """)
         report.add("")
         report.add("""
-            Each mode runs twice, one run after the other: with Parley's defaults, where `--echo-cancel auto` \
+            Each mode runs with two settings, each in two processes of half the turns, in the order \
+            defaults, off, off, defaults, so that the shared machine's load weighs on both alike: Parley's defaults, where `--echo-cancel auto` \
             loads the server's echo canceller (module-echo-cancel, WebRTC) between the two null sinks and \
             barge-in is on with it, so Parley records the canceller's source and plays into its sink; and with \
             `--echo-cancel off`, where it records the microphone's monitor and plays into the speaker itself. \
@@ -74,7 +76,7 @@ extension DialogueBenchmark {
         let last = typed.samples.last?.resident ?? 0
         report.add("""
             Memory: peak resident (VmHWM) of `parley dialog` over each spoken run above \
-            (\(turns + 1) turns, speaking; the Whisper rows from the run with the defaults), and resident memory (VmRSS) every \(memoryInterval) turns over \
+            (speaking; the Whisper rows from the runs with the defaults), and resident memory (VmRSS) every \(memoryInterval) turns over \
             \(memoryTurns) typed turns through a pipe with real translation, English and Spanish in turn, \
             the audio session open, a transcript file written, speech muted (`--mute`: each spoken turn takes seconds of real \
             time, so \(memoryTurns) of them would not fit the run; the spoken runs above cover synthesis).
