@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import ProcessHarness
 
@@ -13,6 +14,26 @@ extension DialogueBenchmark {
         var memory: MemoryStatus?
         /// The Whisper worker's, when the run recognized with Whisper.
         var workerMemory: MemoryStatus?
+
+        init(latencies: Timings, memory: MemoryStatus?, workerMemory: MemoryStatus?) {
+            (self.latencies, self.memory, self.workerMemory) = (latencies, memory, workerMemory)
+        }
+
+        /// Several runs of one mode and setting as one: every latency, in the order taken, and
+        /// the memory figures of the process (and worker) whose peak was highest.
+        init(joining runs: [SpokenRun]) {
+            latencies = Timings(runs.flatMap(\.latencies.samples))
+            memory = runs.compactMap(\.memory).max { $0.peak < $1.peak }
+            workerMemory = runs.compactMap(\.workerMemory).max { $0.peak < $1.peak }
+        }
+    }
+
+    /// One mode measured with Parley's defaults (the echo canceller, which `auto` loads on a
+    /// shared microphone, and barge-in with it) and with `--echo-cancel off`.
+    struct SpokenPair {
+        var defaults: SpokenRun
+        var echoOff: SpokenRun
+        var both: [SpokenRun] { [defaults, echoOff] }
     }
 
     /// Silence on the microphone's null sink is exactly zero; anything else is the recording.
@@ -20,21 +41,44 @@ extension DialogueBenchmark {
     /// The first speech sample of the translation (out of 32767).
     static let speechThreshold: Int16 = 200
 
-    /// `turns` spoken turns (after one that warms up) through one `parley dialog`.
-    func spokenTurns(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenRun {
+    /// One mode with the defaults and with `--echo-cancel off`, each in two processes of half the
+    /// turns, in the order defaults, off, off, defaults: a load of the shared machine that rises
+    /// or falls over the pair weighs on both settings alike.
+    func spokenPair(ending: TurnEnd, devices: Devices, recognizer: String = "pocketsphinx") async throws -> SpokenPair {
+        let (first, second) = ((turns + 1) / 2, turns / 2)
+        var defaults = [try await spokenTurns(first, ending: ending, echoCancel: true, devices: devices, recognizer: recognizer)]
+        var echoOff = [try await spokenTurns(first, ending: ending, echoCancel: false, devices: devices, recognizer: recognizer)]
+        if second > 0 {
+            echoOff.append(try await spokenTurns(second, ending: ending, echoCancel: false, devices: devices, recognizer: recognizer))
+            defaults.append(try await spokenTurns(second, ending: ending, echoCancel: true, devices: devices, recognizer: recognizer))
+        }
+        return SpokenPair(defaults: SpokenRun(joining: defaults), echoOff: SpokenRun(joining: echoOff))
+    }
+
+    /// `count` spoken turns (after one that warms up) through one `parley dialog`: with its
+    /// defaults when `echoCancel` (the canceller checked loaded), else with `--echo-cancel off`.
+    /// Through the canceller Parley records its source and plays into its sink, set between the
+    /// two null sinks; the taps stay on the null sinks' monitors, the microphone and speaker.
+    func spokenTurns(_ count: Int, ending: TurnEnd, echoCancel: Bool, devices: Devices,
+                     recognizer: String) async throws -> SpokenRun {
         let terminal: ChildProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
         let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--recognizer", recognizer,
                                        "--endpoint-ms", String(endpointMilliseconds),
-                                       "--source", devices.microphone.monitor, "--sink", devices.speaker.name],
+                                       "--source", devices.microphone.monitor, "--sink", devices.speaker.name]
+                                          + (echoCancel ? [] : ["--echo-cancel", "off"]),
                                       terminal: terminal)
         defer { run.finish() }
         try run.waitFor("A (en-US), your turn", moreThan: 0)
+        guard try Self.hasCanceller(of: run.pid) == echoCancel else {
+            throw BenchmarkFailure("parley dialog \(echoCancel ? "with its defaults loaded no" : "with --echo-cancel off loaded an") echo canceller")
+        }
+        let setting = echoCancel ? "defaults" : "--echo-cancel off"
         try await Task.sleep(for: .seconds(1))  // the models and pipelines are loaded before the first turn
         var latencies: [Double] = []
-        for turn in 0...turns {
+        for turn in 0...count {
             let latency = try await spokenTurn(run, ending: ending, terminal: terminal, devices: devices)
             if turn > 0 { latencies.append(latency) }
-            progress("dialogue", "parley (\(recognizer)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
+            progress("dialogue", "parley (\(recognizer), \(setting)), \(ending): turn \(turn), \(Timings.format(latency)) ms")
             let turnsOfA = run.count("A (en-US), your turn")
             run.send(":swap", terminal: terminal)
             try run.waitFor("A (en-US), your turn", moreThan: turnsOfA)
@@ -42,6 +86,17 @@ extension DialogueBenchmark {
         }
         let worker = MemoryStatus.child(of: run.pid, named: "whisper_worker").flatMap { MemoryStatus(pid: $0) }
         return SpokenRun(latencies: Timings(latencies), memory: MemoryStatus(pid: run.pid), workerMemory: worker)
+    }
+
+    /// Whether the server has a source of an echo canceller that process `pid` loaded
+    /// (`parley_ec.HOST.PID.…`, see `EchoCanceller`).
+    private static func hasCanceller(of pid: Int32) throws -> Bool {
+        let sources = try ProcessRunner.run(["pactl", "list", "short", "sources"]).stdout
+        return sources.split(separator: "\n").contains { line in
+            line.split(separator: "\t").dropFirst().first.map { name in
+                name.hasPrefix("\(EchoCanceller.prefix).") && name.split(separator: ".").contains("\(pid)")
+            } ?? false
+        }
     }
 
     /// Plays the recording, ends the turn as `ending` says, waits until the translation was spoken.

@@ -2,32 +2,45 @@ import Foundation
 
 /// The Markdown of the dialogue section.
 extension DialogueBenchmark {
-    func addLatency(to report: inout BenchmarkReport, automatic: SpokenRun, key: SpokenRun, whisper: SpokenRun,
+    func addLatency(to report: inout BenchmarkReport, automatic: SpokenPair, key: SpokenPair, whisper: SpokenPair,
                     naive: Timings, naiveSilent: Int) {
-        let window = Double(endpointMilliseconds)
-        let overhead = Timings(automatic.latencies.samples.map { $0 - window })
-        let whisperOverhead = Timings(whisper.latencies.samples.map { $0 - window })
-        let naiveOverhead = Timings(naive.samples.map { $0 - window })
         report.add("""
             Turn latency: the last sample of a LibriVox recording (\"he might even have been made amiable \
             himself\", 3.3 s) played into the microphone → the first audible sample (|s| > \
             \(Self.speechThreshold)) of the translation on the speaker, both read from the audio of the two \
             null sinks' monitors, stamped on one clock. `parley dialog` runs as built (release), one process \
-            for all turns of a mode; \(turns) turns per mode after one that warms up. Endpoint window \
+            for several turns; \(turns) turns per mode and setting (below) after one that warms up in \
+            each process. Endpoint window \
             \(endpointMilliseconds) ms for both (`--endpoint-ms`, and pocketsphinx_continuous' default \
             `-vad_postspeech 50`).
             """)
         report.add("")
-        report.addTable(header: ["turn ends by", "latency median", "p90", "beyond the endpoint window, median", "p90"], rows: [
-            ["parley, PocketSphinx: automatic endpoint", ms(automatic.latencies.median), ms(automatic.latencies.p90),
-             ms(overhead.median), ms(overhead.p90)],
-            ["parley, Whisper (the default): automatic endpoint (target ≤ 1.0 s median)", ms(whisper.latencies.median),
-             ms(whisper.latencies.p90), ms(whisperOverhead.median), ms(whisperOverhead.p90)],
-            ["parley, PocketSphinx: end-of-turn key (Enter as the recording ends)", ms(key.latencies.median), ms(key.latencies.p90),
-             "—", "—"],
-            ["naive: `pocketsphinx_continuous -inmic yes` → `apertium -u eng-spa` → `espeak-ng --stdout` → `paplay`, "
-                + "processes per line", ms(naive.median), ms(naive.p90), ms(naiveOverhead.median), ms(naiveOverhead.p90)],
-        ])
+        report.add("""
+            Each mode runs with two settings, each in two processes of half the turns, in the order \
+            defaults, off, off, defaults, so that the shared machine's load weighs on both alike: Parley's defaults, where `--echo-cancel auto` \
+            loads the server's echo canceller (module-echo-cancel, WebRTC) between the two null sinks and \
+            barge-in is on with it, so Parley records the canceller's source and plays into its sink; and with \
+            `--echo-cancel off`, where it records the microphone's monitor and plays into the speaker itself. \
+            The measurement is the same for both: the taps stay on the two null sinks. No sound goes from the \
+            speaker to the microphone here, so the canceller has no echo to remove. It also suppresses noise \
+            (PulseAudio's WebRTC canceller does by default): the recording's last 0.4 s, after the words, is \
+            quiet room sound (RMS about 200–300), which the canceller's source may pass as near silence, so \
+            the endpoint can come sooner than on the raw microphone; the latency is still measured from the \
+            recording's last sample.
+            """)
+        report.add("")
+        let rows = [
+            ("parley, PocketSphinx: automatic endpoint", automatic, true),
+            ("parley, Whisper (the default): automatic endpoint (target ≤ 1.0 s median)", whisper, true),
+            ("parley, PocketSphinx: end-of-turn key (Enter as the recording ends)", key, false),
+        ].flatMap { mode, pair, endpoint in
+            [latencyRow("\(mode), defaults (echo canceller on)", pair.defaults.latencies, endpoint: endpoint),
+             latencyRow("\(mode), `--echo-cancel off`", pair.echoOff.latencies, endpoint: endpoint)]
+        }
+        let naiveLabel = "naive: `pocketsphinx_continuous -inmic yes` → `apertium -u eng-spa` → `espeak-ng --stdout` → "
+            + "`paplay`, processes per line"
+        report.addTable(header: ["turn ends by", "latency median", "p90", "beyond the endpoint window, median", "p90"],
+                        rows: rows + [latencyRow(naiveLabel, naive, endpoint: true)])
         if naiveSilent > 0 {
             report.add("The naive pipeline spoke nothing within 30 s in \(naiveSilent) more turns (not in the figures).")
             report.add("")
@@ -35,15 +48,25 @@ extension DialogueBenchmark {
         report.add("With the key, Enter is sent when `paplay` has finished playing the recording into the "
                    + "microphone, so the key's latency includes that notice.")
         report.add("")
-        report.add("Ratio naive / parley (median latency): automatic endpoint \(ratio(naive.median, automatic.latencies.median)), "
-                   + "end-of-turn key \(ratio(naive.median, key.latencies.median)).")
+        report.add("Ratio naive / parley (median latency), defaults and `--echo-cancel off`: automatic endpoint "
+                   + "\(ratio(naive.median, automatic.defaults.latencies.median)) and "
+                   + "\(ratio(naive.median, automatic.echoOff.latencies.median)), end-of-turn key "
+                   + "\(ratio(naive.median, key.defaults.latencies.median)) and \(ratio(naive.median, key.echoOff.latencies.median)).")
         report.add("")
         report.add("The naive pipeline is started afresh for each turn, three seconds before the recording plays, "
                    + "so its model load is not timed and a backlog cannot build up.")
         report.add("")
-        report.add("All samples (ms): automatic \(list(automatic.latencies)); key \(list(key.latencies)); "
-                   + "Whisper \(list(whisper.latencies)); naive \(list(naive)).")
+        report.add("All samples (ms), defaults / `--echo-cancel off`: automatic \(list(automatic.defaults.latencies)) / "
+                   + "\(list(automatic.echoOff.latencies)); key \(list(key.defaults.latencies)) / \(list(key.echoOff.latencies)); "
+                   + "Whisper \(list(whisper.defaults.latencies)) / \(list(whisper.echoOff.latencies)); naive \(list(naive)).")
         report.add("")
+    }
+
+    /// A row of the latency table; `endpoint`: with the figures beyond the endpoint window.
+    private func latencyRow(_ label: String, _ latencies: Timings, endpoint: Bool) -> [String] {
+        let beyond = Timings(latencies.samples.map { $0 - Double(endpointMilliseconds) })
+        return [label, ms(latencies.median), ms(latencies.p90)]
+            + (endpoint ? [ms(beyond.median), ms(beyond.p90)] : ["—", "—"])
     }
 
     func addMemory(to report: inout BenchmarkReport, spoken: [SpokenRun], whisper: SpokenRun, typed: MemoryRun,
@@ -53,7 +76,7 @@ extension DialogueBenchmark {
         let last = typed.samples.last?.resident ?? 0
         report.add("""
             Memory: peak resident (VmHWM) of `parley dialog` over each spoken run above \
-            (\(turns + 1) turns, speaking), and resident memory (VmRSS) every \(memoryInterval) turns over \
+            (speaking; the Whisper rows from the runs with the defaults), and resident memory (VmRSS) every \(memoryInterval) turns over \
             \(memoryTurns) typed turns through a pipe with real translation, English and Spanish in turn, \
             the audio session open, a transcript file written, speech muted (`--mute`: each spoken turn takes seconds of real \
             time, so \(memoryTurns) of them would not fit the run; the spoken runs above cover synthesis).

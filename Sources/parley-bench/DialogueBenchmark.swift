@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 
 /// `parley-bench dialogue`: turn latency of `parley dialog` through the real server,
-/// with automatic endpointing and with the end-of-turn key, against the naive
-/// command-line pipeline; and its resident memory over many turns.
+/// with automatic endpointing and with the end-of-turn key, each with Parley's defaults
+/// (the echo canceller on) and with `--echo-cancel off`, against the naive command-line
+/// pipeline; and its resident memory over many turns.
 ///
 /// The built `parley` runs as a user would run it, on two null sinks of its own
 /// (microphone and speaker); the benchmark plays a LibriVox recording into the
@@ -41,9 +42,9 @@ struct DialogueBenchmark: AsyncParsableCommand {
         }
         let devices = try await Devices.make()
         do {
-            let automatic = try await spokenTurns(ending: .endpoint, devices: devices)
-            let key = try await spokenTurns(ending: .key, devices: devices)
-            let whisper = try await spokenTurns(ending: .endpoint, devices: devices, recognizer: "whisper")
+            let automatic = try await spokenPair(ending: .endpoint, devices: devices)
+            let key = try await spokenPair(ending: .key, devices: devices)
+            let whisper = try await spokenPair(ending: .endpoint, devices: devices, recognizer: "whisper")
             let naive = try await naiveTurns(devices: devices)
             let memory = try typedTurnsMemory(devices: devices)
             let naiveMemory = try naiveMemory(devices: devices)
@@ -51,7 +52,8 @@ struct DialogueBenchmark: AsyncParsableCommand {
                                          command: "scripts/with-test-server.sh scripts/bench.sh dialogue")
             addLatency(to: &report, automatic: automatic, key: key, whisper: whisper, naive: naive.latencies,
                        naiveSilent: naive.silent)
-            addMemory(to: &report, spoken: [automatic, key], whisper: whisper, typed: memory, naive: naiveMemory)
+            addMemory(to: &report, spoken: automatic.both + key.both, whisper: whisper.defaults, typed: memory,
+                      naive: naiveMemory)
             try report.write()
         } catch {
             await devices.close()

@@ -83,7 +83,7 @@ struct RoomBenchmark: AsyncParsableCommand {
         let dialogue: DialogueBenchmark.SpokenRun
         do {
             dialogue = try await DialogueBenchmark.parse(["--turns", String(turns)])
-                .spokenTurns(ending: .endpoint, devices: devices, recognizer: "whisper")
+                .spokenTurns(turns, ending: .endpoint, echoCancel: true, devices: devices, recognizer: "whisper")
         } catch {
             await devices.close()
             throw error
