@@ -63,7 +63,7 @@ struct CookieFileTests {
         let before = try Self.snapshot(path)
         let output = try command == "room"
             ? Self.parley(["room", "en-US,source=a", "fr-FR,source=b,cookie=\(path)"])
-            : Self.parley(["dialog", "en-US", "es-ES,source=b,cookie=\(path)", "--echo-cancel", "off"])
+            : Self.parley(["dialog", "en-US", "es-ES,source=b,cookie=\(path)"])
         let owner = command == "room" ? "party 2" : "side B"
         #expect(output.status == 64)
         #expect(output.stderr.contains("\(owner)'s cookie \(path) \(file.problem)") && output.stderr.split(separator: "\n").count <= 3,
