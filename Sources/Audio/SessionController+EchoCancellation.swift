@@ -43,8 +43,12 @@ extension SessionController {
     /// while the server cannot be reached.
     func chooseDevices(opening: Bool) async throws {
         guard wantsStreams, let cancellation = options.echoCancellation else { return }
-        let previous = mainloop.withLock { canceller }
-        // A canceller of a server that stayed up (a stream of ours failed) would be left behind.
+        let previous = mainloop.withLock {
+            defer { canceller = nil }
+            return canceller
+        }
+        // A canceller of a server that stayed up (a stream of ours failed) would be left behind;
+        // once asked, it is not asked again at the next attempt.
         if let previous { await previous.unloading(server: server, cookie: options.cookie) }
         do {
             let loaded = try await EchoCanceller.loading(server: server, source: options.source, sink: options.sink,
@@ -59,7 +63,7 @@ extension SessionController {
             if !stillOpen { await loaded.unloading(server: server, cookie: options.cookie) }
         } catch let refused as EchoCancellerUnavailable where !opening {
             let wasCancelling = mainloop.withLock {
-                defer { canceller = nil; devices = StreamDevices(options) }
+                defer { devices = StreamDevices(options) }
                 return devices.guardsMicrophone
             }
             logger.warning("\(refused); recording and playing on the devices behind it")
