@@ -21,6 +21,9 @@ import TestSupport
 
     /// PipeWire has no module-role-cork: nothing corks our music-role playback when a phone
     /// stream starts on the same sink, no interruption is reported, and both play to the end.
+    /// pipewire-pulse lists a stream as corked whenever its node is not running, which a busy
+    /// machine shows for a moment (one look in ten in a CI run); a cork for the call would
+    /// show at every look.
     private func onPipeWireAPhoneStreamPlaysAlongsideOurs() async throws {
         let load = try ProcessRunner.run(["pactl", "load-module", "module-role-cork"],
                                          environment: TestAudioServer.environment())
@@ -32,7 +35,7 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(400))
             states.append(try? corkedState(of: "Parley cork test"))
         }
-        #expect(states.allSatisfy { $0 == false }, "corked states during the call: \(states)")
+        #expect(states.filter { $0 == false }.count >= 8, "corked states during the call: \(states)")
         #expect(try await call.value.status == 0)
         try await Harness.within(30, "playback should drain") { try await session.drain() }
         await session.close()

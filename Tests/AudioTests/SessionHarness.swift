@@ -143,12 +143,14 @@ struct Alignment {
     }
 
     /// Whether `reference` was heard sample for sample at this alignment: the whole overlap
-    /// correlates above 0.98, or its quarter-second pieces with sound do, each at its own offset
-    /// within 50 ms of the whole's: their median above 0.98 and none below 0.5. A stalled
-    /// machine can drop or repeat a few milliseconds of a capture, which shifts everything after
-    /// it, and pipewire-pulse then adjusts its rate for a while (CI runs there: whole
-    /// correlations of 0.93, 0.92 and 0.70, the last with pieces of 0.84 and 0.96 among five
-    /// above 0.98); a wrong format, rate or recording leaves every piece unlike the reference.
+    /// correlates above 0.98, or its quarter-second pieces with sound do well each at its own
+    /// offset within 50 ms of the whole's: their median above 0.9, and at most one piece in four
+    /// below 0.5. A stalled machine can drop or repeat a few milliseconds of a capture, which
+    /// shifts everything after it and leaves the piece it falls in unlike the reference, and
+    /// pipewire-pulse then adjusts its rate for a while, which costs every piece a few hundredths
+    /// (CI runs there: pieces of 0.83 to 0.99 with a median of 0.966; another with one piece of
+    /// 0.445 among five above 0.85). A wrong format, rate or recording leaves every piece unlike
+    /// the reference (below 0.3 in `AlignmentTests`).
     func heardWhole(_ reference: [Int16], in captured: [Int16]) -> (holds: Bool, description: String) {
         guard correlation <= 0.98 else { return (true, "correlation \(correlation)") }
         let piece = 4_000, search = 800
@@ -167,8 +169,9 @@ struct Alignment {
             scores.append(best)
         }
         let good = scores.filter { $0 > 0.98 }.count
-        let median = scores.sorted()[scores.count / 2]
-        return (!scores.isEmpty && median > 0.98 && (scores.min() ?? 0) >= 0.5,
+        let median = scores.isEmpty ? 0 : scores.sorted()[scores.count / 2]
+        let unlike = scores.filter { $0 < 0.5 }.count
+        return (!scores.isEmpty && median > 0.9 && unlike * 4 <= scores.count,
                 "correlation \(correlation); \(good) of \(scores.count) pieces above 0.98: \(scores.map { (($0 * 1000).rounded() / 1000) })")
     }
 
