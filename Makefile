@@ -1,8 +1,9 @@
 # Parley — build, test and run on a Debian machine with Swift on PATH.
 #
 #   make run      install what is missing, build, check the engines, start a conversation (ARGS=…)
-#   make test     install what is missing (Whisper too), run every test on a private PulseAudio server,
-#                 then the audio and dialogue suites on a private PipeWire server
+#   make test     install what is missing (Whisper too, with pytest for its worker), run the worker's tests,
+#                 every test on a private PulseAudio server, then the audio and dialogue suites on a
+#                 private PipeWire server
 #   make models   install the Whisper environment and model (make run, test and bench do it too)
 #   make bench    run the benchmarks and rewrite BENCHMARKS.md
 #   make install  PREFIX=/usr/local: the binary and its data
@@ -30,9 +31,10 @@ deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
 # The Whisper worker's Python environment and the pinned Whisper model
-# (verified by SHA-256; see docs/recognition.md for what it costs).
+# (verified by SHA-256; see docs/recognition.md for what it costs). `make test`
+# adds the worker's test requirements (pytest, worker/requirements-test.txt).
 models: deps
-	@scripts/install-whisper.sh
+	@scripts/install-whisper.sh $(WHISPER_FLAGS)
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
@@ -43,6 +45,7 @@ run: build models
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley doctor || true
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
+test: WHISPER_FLAGS = --tests
 test: deps models
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/test-all.sh $(FILTER)
 

