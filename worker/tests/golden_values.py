@@ -1,14 +1,11 @@
 """The messages the golden frames in tests/golden hold, one of every request and answer kind
-(Tests/RecognitionTests/WhisperProtocolTests.swift builds the same values in Swift).
-`python3 worker/tests/make_golden.py` writes the frames from these values."""
+(Tests/WhisperRecognitionTests/WhisperProtocolTests.swift builds the same values in Swift).
+`python3 -m tests.make_golden`, run in worker/, writes the frames from these values."""
 
 import os
 import struct
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from parley_worker.protocol import (AlternativeRequest, Decode, NotReady, PairAnswer, PairReading,  # noqa: E402
+from parley_worker.protocol import (AlternativeRequest, Decode, NotReady, PairAnswer, PairReading,
                                     PairRequest, PingRequest, Pong, Ready, Refusal, TranscribeRequest,
                                     Transcription, Word)
 

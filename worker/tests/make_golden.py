@@ -1,11 +1,11 @@
-#!/usr/bin/env python3
-"""Writes the golden frames (tests/golden/*.bin) from tests/golden_values.py. Run it only when
-the protocol changes on purpose, with PROTOCOL raised, and change the Swift values to match."""
+"""Writes the golden frames (tests/golden/*.bin) from tests/golden_values.py: `python3 -m
+tests.make_golden` in worker/. Run it only when the protocol changes on purpose, with PROTOCOL
+raised, and change the Swift values to match."""
 
 import os
 
-from golden_values import ANSWERS, GOLDEN, REQUESTS
 from parley_worker.protocol import answer_frame, request_frame
+from tests.golden_values import ANSWERS, GOLDEN, REQUESTS
 
 if __name__ == "__main__":
     os.makedirs(GOLDEN, exist_ok=True)

@@ -1,50 +1,47 @@
 """The model file's SHA-256, computed in a child process, and the sentence when it differs."""
 
 import hashlib
-import os
-import sys
-import tempfile
-import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pytest
 
-from parley_worker.verification import Verification, file_sha256, python_sha256  # noqa: E402
+from parley_worker.verification import Verification, file_sha256, python_sha256
 
 
-class VerificationTests(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.folder.name, "model.bin")
-        with open(self.path, "wb") as handle:
-            handle.write(bytes(range(256)) * 5000)  # over one 1 MiB block
-        with open(self.path, "rb") as handle:
-            self.digest = hashlib.sha256(handle.read()).hexdigest()
-
-    def tearDown(self):
-        self.folder.cleanup()
-
-    def test_file_sha256(self):
-        self.assertEqual(file_sha256(self.path), self.digest)
-
-    def test_pythons_own_hash(self):
-        digest = python_sha256()
-        digest.update(b"abc")
-        self.assertEqual(digest.hexdigest(), hashlib.sha256(b"abc").hexdigest())
-
-    def test_the_pinned_file_has_no_problem(self):
-        self.assertIsNone(Verification(self.path, self.digest).problem())
-        self.assertIsNone(Verification(self.path, "").problem())  # nothing pinned: not checked
-
-    def test_another_file_is_one_sentence(self):
-        problem = Verification(self.path, "0" * 64).problem()
-        self.assertEqual(problem, f"the model file {self.path} has SHA-256 {self.digest}, expected {'0' * 64}: "
-                         "it is damaged or not the pinned model; reinstall it (make models)")
-
-    def test_an_unreadable_file(self):
-        missing = os.path.join(self.folder.name, "missing.bin")
-        problem = Verification(missing, self.digest).problem()
-        self.assertTrue(problem.startswith(f"cannot read {missing}: "), problem)
+@pytest.fixture
+def model(tmp_path):
+    """A model file of over one 1 MiB block, and its SHA-256."""
+    path = tmp_path / "model.bin"
+    data = bytes(range(256)) * 5000
+    path.write_bytes(data)
+    return str(path), hashlib.sha256(data).hexdigest()
 
 
-if __name__ == "__main__":
-    unittest.main()
+def test_file_sha256(model):
+    path, digest = model
+    assert file_sha256(path) == digest
+
+
+def test_pythons_own_hash():
+    digest = python_sha256()
+    digest.update(b"abc")
+    assert digest.hexdigest() == hashlib.sha256(b"abc").hexdigest()
+
+
+def test_the_pinned_file_has_no_problem(model):
+    path, digest = model
+    assert Verification(path, digest).problem() is None
+    assert Verification(path, "").problem() is None  # nothing pinned: not checked
+
+
+def test_another_file_is_one_sentence(model):
+    path, digest = model
+    assert Verification(path, "0" * 64).problem() == (
+        f"the model file {path} has SHA-256 {digest}, expected {'0' * 64}: "
+        "it is damaged or not the pinned model; reinstall it (make models)")
+
+
+def test_an_unreadable_file(model, tmp_path):
+    _, digest = model
+    missing = str(tmp_path / "missing.bin")
+    problem = Verification(missing, digest).problem()
+    assert problem.startswith(f"cannot read {missing}: "), problem
