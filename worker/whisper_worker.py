@@ -2,15 +2,15 @@
 """Parley's Whisper worker: one long-lived process that keeps a CTranslate2
 Whisper model loaded and decodes utterances sent by `parley` on its pipes.
 
-Protocol 4 (all integers little-endian u32):
+The protocol, version 4 (PROTOCOL in parley_worker/protocol.py; integers little-endian u32):
   request  = header_length, header (UTF-8 JSON), payload_length, payload
   response = length, body (UTF-8 JSON)
 Every message is a type in parley_worker/protocol.py (Parley's: WhisperFrames.swift,
 WhisperAnswers.swift), written as canonical JSON (sorted keys, no spaces); the golden frames in
 tests/golden pin every kind byte for byte. The first response, sent unasked, says whether the
-model loaded (Ready or NotReady, both with "protocol": 4, which Parley checks). Every later
-response answers one request and carries its "id", so the caller can tell an answer that is
-out of step. A request that cannot be served — malformed (protocol.decode_request names what
+model loaded (Ready or NotReady, both with "protocol": 4; Parley refuses a worker of another
+version). Every later response answers one request and carries its "id", so the caller can
+tell an answer that is out of step. A request that cannot be served — malformed (protocol.decode_request names what
 is wrong), or one the model refuses — gets the one error answer, {"id", "ok": false, "error"}.
 
 Requests ("op"):
@@ -29,8 +29,8 @@ Requests ("op"):
               (second_opinion.py, the rule's one owner), the features are padded
               to the full window and decoded again in this same request; the
               full window's reading is kept when it is heard. The answer
-              (Transcription) says which window it is and whether the full one
-              was decoded ("second_opinion").
+              (Transcription) says which window its reading is from and whether
+              the full one was decoded ("second_opinion").
   pair        payload and header as for transcribe, with languages (["en",
               "es"]) for language: one utterance decoded in two forced
               languages from ONE encoder pass. The encoder output is
@@ -44,24 +44,24 @@ Requests ("op"):
               skipped, with avg_logprob PAIR_SKIPPED_LOGPROB. When the no-speech
               rule calls both readings silent, a reading it only just called
               silent is kept (see pair_silent); in the full window, whose
-              no-speech probability is the one the rule was made for, the rule
+              no-speech probability is the one the rule is made for, the rule
               alone judges. second_opinion as for transcribe, by the pair's rule
               (silence decides the pair, or a heard reading is said twice).
   alternative no payload; header: of (the id of the last transcribe request,
               which returned alternatives), text (one of those alternatives),
               words. The same answer with that alternative as the reading
-              and the former reading among the alternatives, its words
-              aligned when asked; the encoder output is held from the
-              transcribe request, so no encoder pass and no decode run. Any
-              other request lets the held output go. Parley asks for it when
-              the reading holds a word its language's word list lacks and an
-              alternative does not.
+              and the transcribe request's own reading among the
+              alternatives, its words aligned when asked; the encoder
+              output is held from the transcribe request, so no encoder pass
+              and no decode run. Any other request lets the held output go.
+              Parley asks for it when the reading holds a word its language's
+              word list lacks and an alternative does not.
   ping        no payload; answered with {"id": …, "ok": true}.
 
-Protocols 1 and 2 sent 16 kHz PCM; 3 sent features, so that the worker needs neither numpy
-nor faster-whisper: it imports CTranslate2 alone (and the Hugging Face tokenizer when a prompt
-is first encoded), which keeps it about 30 MiB smaller; 4 typed the messages and moved the
-full-window second opinion into the worker.
+Parley sends features, not audio, so that the worker needs neither numpy nor faster-whisper:
+it imports CTranslate2 alone (and the Hugging Face tokenizer when a prompt is first encoded),
+which keeps it about 30 MiB smaller. The worker owns the full-window second opinion, since the
+verdicts it rests on are its own, and runs it inside the request that asks for it.
 
 Why not WhisperModel.transcribe: it pads every utterance to a 30 s window,
 which costs about a second of encoder time per turn. The encoder accepts a

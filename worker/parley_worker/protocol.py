@@ -16,8 +16,8 @@ from typing import List, Optional
 
 from .framing import RequestError
 
-# 4: typed messages, canonical JSON, windows "short"/"full", and the full-window second opinion
-# inside transcribe and pair requests (3: log-mel features; 1 and 2: PCM).
+# The version of the messages below, their fields and their encoding; raised with any change to
+# them, on both sides (WhisperFrames.protocolVersion), with the golden frames made again.
 PROTOCOL = 4
 WINDOWS = ("short", "full")
 
@@ -26,7 +26,7 @@ WINDOWS = ("short", "full")
 class TranscribeRequest:
     """One utterance's features, decoded in one language. `second_opinion`: when the short
     window calls the reading silent or said twice over, decode it again in the full window
-    (see `second_opinion.wanted`)."""
+    (see `second_opinion.transcription_wanted`)."""
     id: int
     language: str
     beam: int

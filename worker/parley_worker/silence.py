@@ -14,15 +14,15 @@ NOISE_LOGPROB_THRESHOLD = -1.2
 # Pair requests (hands-free turns). Measured on eSpeak Spanish that Whisper base
 # calls silent in both languages and on noise (clicks, hum, hiss, white, pink
 # and brown noise, silence): of the readings of noise with a no-speech
-# probability up to 0.75, the best scored -1.74 (white noise: "I'm going to put
-# the sauce on the side."); silence's "you" scored -1.33 at no-speech 0.92.
-# Spanish readings the rule had dropped scored -1.15 to -1.45 at no-speech 0.45
-# to 0.72. A reading is kept when both bounds hold.
+# probability up to 0.75, the best scores -1.74 (white noise: "I'm going to put
+# the sauce on the side."); silence's "you" scores -1.33 at no-speech 0.92.
+# Spanish readings the one-language rule calls silent score -1.15 to -1.45 at
+# no-speech 0.45 to 0.72. A reading is kept when both bounds hold.
 PAIR_RESCUE_NO_SPEECH = 0.75
 PAIR_RESCUE_LOGPROB = -1.5
 # A language whose probability against the other is at least this is decoded
-# alone (eSpeak and human English reached 0.9995 or more in 17 of 25 clips; the
-# highest Spanish clip had P(en) 0.98, the highest noise 0.97).
+# alone (eSpeak and human English reach 0.9995 or more in 17 of 25 clips; the
+# highest Spanish clip has P(en) 0.98, the highest noise 0.97).
 PAIR_SKIP_SHARE = 0.9995
 # The avg_logprob of a hypothesis that was not decoded (far below any decoded text's).
 PAIR_SKIPPED_LOGPROB = -100.0

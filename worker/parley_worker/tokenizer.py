@@ -36,8 +36,9 @@ class VocabularyTokenizer:
     (measured here, whisper-base), only to turn text into tokens, which a decode without a
     prompt never does. Decoding needs only each token's bytes: they are kept one after the
     other in one bytes object, with each token's offset in an array (a list of 51,865 bytes
-    objects held 4.9 MiB more), and the special tokens ("<|en|>") by name. The full tokenizer is loaded the first time text
-    must be encoded (a prompt: the phrases a person gave). `decode` gives what the
+    objects would hold 4.9 MiB more), and the special tokens ("<|en|>") by name. The full
+    tokenizer is loaded the first time text must be encoded (a prompt: the phrases a person
+    gave). `decode` gives what the
     tokenizer gives for text tokens (below <|endoftext|>), invalid UTF-8 included (U+FFFD).
     A model folder with no vocabulary file has its tokens read from tokenizer.json, which is
     then loaded at once."""

@@ -21,7 +21,7 @@ def file_sha256(path):
     Python with hashlib, so OpenSSL's libcrypto (3.6 MiB of resident memory) is loaded in the
     child, which ends, and not in the worker. The child runs on the other core while the model
     loads (0.06 s for the 75 MB int8 model here). Python's own hash in this process is the
-    fallback; it holds the interpreter's lock and took 0.29 s, as coreutils' sha256sum did."""
+    fallback; it holds the interpreter's lock and takes 0.29 s, as coreutils' sha256sum does."""
     try:
         read, write = os.pipe()
         try:
