@@ -9,9 +9,9 @@ extension TurnCoordinator {
     /// `:repeat`: speaks again, to the side it was meant for, the translation a person last
     /// interrupted (once), or else the last translation.
     public func repeatLast() async {
-        guard let last = lastInterrupted ?? lastSpoken else { return emit(.notice("nothing has been translated yet")) }
+        guard floor.hasRepeat else { return emit(.notice("nothing has been translated yet")) }
         guard state.awaitsInput else { return emit(.notice("a turn is being translated or spoken; wait for it")) }
-        lastInterrupted = nil
+        guard let last = floor.takeRepeat() else { return }
         await speakAside(last.text, voiceOf: last.side, to: last.side)
     }
 
@@ -25,7 +25,7 @@ extension TurnCoordinator {
         let request = detachListening()
         correcting = nil
         let token = epoch.current
-        asideTurnSide = turnSide
+        floor.asideReturn = turnSide
         setState(.speaking(listener))
         await closeGate(cancelling: request)
         guard epoch.isCurrent(token) else { return }
@@ -36,8 +36,8 @@ extension TurnCoordinator {
     }
 
     private func endAside(token: TurnEpoch.Token) async {
-        guard epoch.isCurrent(token), let side = asideTurnSide else { return }
-        asideTurnSide = nil
+        guard epoch.isCurrent(token), let side = floor.asideReturn else { return }
+        floor.asideReturn = nil
         turnTask = nil
         await resume(side)
     }

@@ -3,16 +3,13 @@ import ParleyCore
 /// Barge-in: while a translation plays, the listening side may speak over it.
 ///
 /// The source's echo guard marks captured audio `.person` when it is louder than the
-/// translation's echo can be. The first such chunk holds playback (`pausePlayback`) and opens
-/// a recognition request for the side being spoken to, fed from the last 0.3 s before
-/// it (`preRoll`), so the person is heard from their first word. Their words decide: none, a
-/// backchannel ("mm", "sí") or the translation's own words (its echo) let playback go on
-/// where it was held; anything else stops it, writes the translation as interrupted, with
-/// the seconds played, and makes the words that side's turn.
+/// translation's echo can be. The first such chunk (`BargeInWatch.overhear`) holds playback
+/// (`pausePlayback`) and opens a recognition request for the side being spoken to, fed from
+/// the watch's pre-roll, so the person is heard from their first word. Their words decide
+/// (`BargeInWatch.verdict`): none, a backchannel or the translation's own words (its echo)
+/// let playback go on where it was held; anything else stops it, writes the translation as
+/// interrupted, with the seconds played, and makes the words that side's turn.
 extension TurnCoordinator {
-    /// How much audio before the guard's verdict the request is given.
-    static let preRollSeconds = 0.3
-
     /// Whether listening stays open while a translation plays.
     var listensWhileSpeaking: Bool {
         guard configuration.bargeIn, configuration.bargeInUnavailable == nil, !inputEnded,
@@ -36,7 +33,7 @@ extension TurnCoordinator {
     /// guard has already told the person from the echo, and a canceller hearing both at once
     /// suppresses the person's first syllables.
     func prepareListeningWhileSpeaking() async {
-        preRoll = []
+        bargeInWatch.reset()
         if listensWhileSpeaking, case let .speaking(side) = state, let source = stages.source(for: side) {
             await source.hearMicrophoneDirectly(true)
             do { try await source.startListening() } catch { await source.stopListening() }
@@ -47,22 +44,14 @@ extension TurnCoordinator {
 
     /// A chunk captured while a translation plays and nobody has barged in yet.
     func overhear(_ chunk: PCMChunk) async {
-        preRoll.append(chunk)
-        // While the request opens, everything is kept: it is fed all of it.
-        guard !bargeInOpening else { return }
-        let limit = AudioFormat.recognition.sampleCount(forSeconds: Self.preRollSeconds)
-        var total = preRoll.reduce(0) { $0 + $1.samples.count }
-        while total - (preRoll.first?.samples.count ?? 0) >= limit {
-            total -= preRoll.removeFirst().samples.count
-        }
-        guard chunk.echo == .person, case let .speaking(side) = state else { return }
+        guard bargeInWatch.overhear(chunk), case let .speaking(side) = state else { return }
         await openBargeIn(for: side)
     }
 
     private func openBargeIn(for side: DialogueSide) async {
-        guard let recognizer = stages.recognizer, let spokenText = speakingNow else { return }
-        bargeInOpening = true
-        defer { bargeInOpening = false }
+        guard let recognizer = stages.recognizer, let spokenText = bargeInWatch.spokenText else { return }
+        bargeInWatch.opening = true
+        defer { bargeInWatch.opening = false }
         let token = epoch.current
         let detectedAt = clock.now()
         await stages.sink(for: side)?.pausePlayback()
@@ -80,8 +69,7 @@ extension TurnCoordinator {
             await stages.sink(for: side)?.resumePlayback()
             return
         }
-        let audio = preRoll.flatMap(\.samples)
-        preRoll = []
+        let audio = bargeInWatch.takePreRoll()
         let startedAt = detectedAt - AudioFormat.recognition.duration(ofSamples: audio.count)
         listening = ListeningTurn(side: side, request: request, startedAt: startedAt,
                                   bargeIn: BargeInContext(detectedAt: detectedAt, spokenText: spokenText))
@@ -91,7 +79,7 @@ extension TurnCoordinator {
     /// A barge-in request's final result decides whether it was an interruption.
     func bargeInRecognized(_ result: RecognitionResult, turn: ListeningTurn, context: BargeInContext) async {
         let readings = result.hypotheses.map { $0.map(\.text) } ?? [result.text]
-        if let reason = Self.notAnInterruption(readings, spokenText: context.spokenText) {
+        if let reason = BargeInWatch.verdict(readings, spokenText: context.spokenText) {
             listening = nil
             return await dismissBargeIn(turn.side, reason: reason)
         }
@@ -116,7 +104,7 @@ extension TurnCoordinator {
     }
 
     private func dismissBargeIn(_ side: DialogueSide, reason: String) async {
-        preRoll = []
+        bargeInWatch.reset()
         emit(.bargeInDismissed(side, reason: reason))
         guard case .speaking = state else { return }
         await stages.sink(for: side)?.resumePlayback()
@@ -126,7 +114,7 @@ extension TurnCoordinator {
     /// the turn is written as interrupted, with the seconds that were played.
     private func interruptSpeaking(by side: DialogueSide, at detectedAt: Double) async {
         let turn = activeTurn
-        asideTurnSide = nil
+        floor.asideReturn = nil
         epoch.advance()
         turnTask?.cancel()
         turnTask = nil
@@ -139,35 +127,6 @@ extension TurnCoordinator {
         draft.times.speakEnd = detectedAt
         draft.playedSeconds = played
         record(draft)
-        lastInterrupted = (translation.text, side)
+        floor.interrupted(translation.text, by: side)
     }
-
-    /// Why readings of sound over a translation are no interruption, or nil when they are one.
-    static func notAnInterruption(_ readings: [String], spokenText: String) -> String? {
-        let heard = readings.map(words).filter { !$0.isEmpty }
-        guard let longest = heard.max(by: { $0.count < $1.count }) else { return "no words" }
-        if longest.count <= 2, longest.allSatisfy(backchannels.contains) {
-            return "a backchannel ('\(longest.joined(separator: " "))')"
-        }
-        let spoken = Set(words(spokenText))
-        for reading in heard {
-            let shared = reading.filter(spoken.contains).count
-            if Double(shared) >= 0.6 * Double(reading.count) {
-                return "the translation's own echo ('\(reading.joined(separator: " "))')"
-            }
-        }
-        return nil
-    }
-
-    /// Lower-case words of `text`, without punctuation.
-    static func words(_ text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
-    }
-
-    /// Sounds and words that acknowledge without taking the turn, in the languages Parley is tested in.
-    static let backchannels: Set<String> = [
-        "mm", "mmm", "mhm", "hm", "hmm", "uh", "um", "ah", "oh", "huh", "uh-huh", "yeah", "yes", "yep", "ok", "okay", "right",
-        "sí", "si", "vale", "ajá", "aja", "claro", "eh", "oui", "ouais", "d'accord", "ja", "genau",
-    ]
 }
-

@@ -36,8 +36,8 @@ extension TurnCoordinator {
 
     /// Continues `side`'s turn without announcing it again.
     func resume(_ side: DialogueSide) async {
-        if !pendingTyped.isEmpty {
-            await startTyped(pendingTyped.removeFirst(), side: side)
+        if let line = floor.takeWaitingLine() {
+            await startTyped(line, side: side)
         } else if configuration.mode == .automatic, typedOnlyReason(for: side) == nil {
             await startListening(side)
         } else {
@@ -281,7 +281,7 @@ extension TurnCoordinator {
             emit(.error(owner.map { "side \($0)'s audio failed: \(message); side \($0) types and reads until it is back" }
                         ?? "audio failed: \(message); continuing with typed input until it is back"))
             // A side interpreted while it spoke: what was committed is its turn.
-            if let side = interpretation?.side, sides.contains(side), await interpretationLostItsEnd(side: side) { return }
+            if let side = interpreter.current?.side, sides.contains(side), await interpretationLostItsEnd(side: side) { return }
             if let side = state.side, isListening || listening != nil, sides.contains(listening?.side ?? side) {
                 let request = detachListening()
                 setState(.idle(side))

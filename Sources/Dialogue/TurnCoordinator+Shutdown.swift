@@ -58,7 +58,7 @@ extension TurnCoordinator {
     /// Stops the synthesizer and the speakers, waiting for the speakers' answer at most
     /// `playbackStopBound`.
     func stopSpeechWithinBound() async {
-        interpretationGeneration += 1
+        _ = interpreter.stop()
         await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
             await stages.synthesizer?.stopSpeaking()
             for sink in stages.speakers { await sink.cancelPlayback() }

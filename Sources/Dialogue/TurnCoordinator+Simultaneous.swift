@@ -4,27 +4,13 @@ import ParleyCore
 /// clause by clause while the side goes on speaking.
 ///
 /// The listening request commits words with the configured `CommitPolicy` and hands on each
-/// clause it ends (`RecognitionEvent.clause`). Clauses queue in `Interpretation`; one loop
-/// translates and speaks them in order, beside the listening. At the endpoint the final
-/// result lists every clause, the tail last: those not received yet join the queue, the
-/// side being spoken to is shown speaking, and when the queue has drained the turn is
-/// written once, with each clause and its times, and the other side has the turn.
-///
-/// The backlog is bounded by speed: when the clause about to be spoken ended more than
-/// `backlogSeconds` ago in the speaker's audio, it is spoken faster, the more the further
-/// behind, up to `fastestSpeed` times the side's rate. Clauses are never joined: each keeps
-/// its own translation (Apertium translates a clause as well as a sentence) and its own
-/// speech times.
+/// clause it ends (`RecognitionEvent.clause`). Clauses queue in the `Interpreter`; one loop
+/// translates and speaks them in order, beside the listening, at `InterpretationPace`. At
+/// the endpoint the final result lists every clause, the tail last: those not received yet
+/// join the queue, the side being spoken to is shown speaking, and when the queue has
+/// drained the turn is written once, with each clause and its times, and the other side has
+/// the turn. Clauses are never joined: Apertium translates a clause as well as a sentence.
 extension TurnCoordinator {
-    /// How far behind the speaker the listener may fall before clauses are sped up.
-    public static let backlogSeconds = 1.0
-    /// The most the speech is sped up by, over the side's own rate: eSpeak NG goes to 450
-    /// words per minute (2.6 times its normal 175), but past about 1.5 times a listener
-    /// loses words.
-    public static let fastestSpeed = 1.5
-    /// Seconds of lag past `backlogSeconds` per step of 0.1 in speed.
-    public static let secondsPerSpeedStep = 0.25
-
     /// Whether `side`'s next request commits clauses while it is spoken.
     var interpretsWhileSpoken: Bool {
         configuration.simultaneous && configuration.simultaneousUnavailable == nil && configuration.turnTaking == .alternate
@@ -47,34 +33,22 @@ extension TurnCoordinator {
 
     /// A clause committed while the side speaks: queued for translation and speech.
     func interpret(_ clause: RecognizedClause, side: DialogueSide, requestStart: Double) {
-        if interpretation == nil {
-            interpretationGeneration += 1
-            interpretation = Interpretation(side: side, target: configuration[side.other].locale,
-                                            requestStart: requestStart, generation: interpretationGeneration)
-        }
-        interpretation?.received += 1
-        interpretation?.queue.append((clause, clock.now()))
+        interpreter.beginIfIdle(side: side, target: configuration[side.other].locale, requestStart: requestStart)
+        interpreter.receive(clause, at: clock.now())
         startInterpreting()
     }
 
     /// The endpoint of a simultaneous turn: the clauses not received yet are queued, the
     /// microphone closes, and the turn is written once the queue has drained.
     func interpretationRecognized(_ result: RecognitionResult, clauses: [RecognizedClause], turn: ListeningTurn) async {
-        if interpretation == nil {
-            interpretationGeneration += 1
-            interpretation = Interpretation(side: turn.side, target: configuration[turn.side.other].locale,
-                                            requestStart: turn.startedAt, generation: interpretationGeneration)
-        }
-        guard var current = interpretation else { return }
+        interpreter.beginIfIdle(side: turn.side, target: configuration[turn.side.other].locale, requestStart: turn.startedAt)
         let now = clock.now()
-        current.queue += clauses.dropFirst(current.received).map { ($0, now) }
-        current.received = clauses.count
-        current.ended = EndedSpeech(text: result.text, confidence: result.confidence,
-                                    times: TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(),
-                                                     recognized: clock.now()))
-        interpretation = current
+        interpreter.ended(EndedSpeech(text: result.text, confidence: result.confidence,
+                                      times: TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? now,
+                                                       recognized: now)),
+                          clauses: clauses, at: now)
         emit(.transcript(side: turn.side, text: result.text, input: .speech, confidence: result.confidence))
-        if current.isDrained { return await completeInterpretation() }
+        if interpreter.current?.isDrained == true { return await completeInterpretation() }
         setState(.speaking(turn.side.other))
         await closeMicrophones()
         startInterpreting()
@@ -83,14 +57,11 @@ extension TurnCoordinator {
     /// A simultaneous turn whose recognition failed after clauses were committed: what was
     /// committed is the turn.
     func interpretationLostItsEnd(side: DialogueSide) async -> Bool {
-        guard var current = interpretation, current.received > 0, current.ended == nil else { return false }
+        guard let current = interpreter.current, current.received > 0, current.ended == nil else { return false }
         let request = detachListening()
-        let text = (current.records.map(\.text) + current.queue.map(\.clause.text)).joined(separator: " ")
-        current.ended = EndedSpeech(text: text, confidence: nil,
-                                    times: TurnTimes(speechStart: nil, speechEnd: clock.now(), recognized: clock.now()))
-        interpretation = current
+        interpreter.lostItsEnd(at: clock.now())
         await closeGate(cancelling: request)
-        if current.isDrained {
+        if interpreter.current?.isDrained == true {
             await completeInterpretation()
         } else {
             setState(.speaking(side.other))
@@ -100,39 +71,24 @@ extension TurnCoordinator {
     }
 
     private func startInterpreting() {
-        guard var current = interpretation, !current.running, !current.queue.isEmpty else { return }
-        current.running = true
-        interpretation = current
-        let generation = current.generation
+        guard interpreter.startLoop() else { return }
+        let generation = interpreter.generation
         Task { await self.interpretQueue(generation) }
     }
 
     /// Translates and speaks the queue, clause after clause, until it is empty.
     private func interpretQueue(_ generation: Int) async {
-        while let current = interpretation, current.generation == generation, !current.queue.isEmpty {
-            let now = clock.now()
-            let (clause, arrived) = current.queue[0]
-            interpretation?.queue.removeFirst()
-            let speed = Self.speed(forLag: now - (current.requestStart + clause.end))
+        while let (clause, arrived) = interpreter.takeNext(generation), let requestStart = interpreter.current?.requestStart {
+            let speed = InterpretationPace.speed(forLag: clock.now() - (requestStart + clause.end))
             await interpretClause(clause, committed: arrived, speed: speed, generation: generation)
         }
-        guard let current = interpretation, current.generation == generation else { return }
-        interpretation?.running = false
-        if current.ended != nil { await completeInterpretation() }
-    }
-
-    /// How much faster than the side's rate a clause is spoken when the listener is `lag`
-    /// seconds behind the end of its source.
-    public static func speed(forLag lag: Double) -> Double {
-        guard lag > backlogSeconds else { return 1 }
-        let steps = ((lag - backlogSeconds) / secondsPerSpeedStep).rounded(.down)
-        return min(fastestSpeed, 1 + 0.1 * (steps + 1))
+        if interpreter.isCurrent(generation), interpreter.current?.ended != nil { await completeInterpretation() }
     }
 
     private func interpretClause(_ clause: RecognizedClause, committed: Double, speed: Double, generation: Int) async {
-        guard let current = interpretation else { return }
+        guard let current = interpreter.current else { return }
         let text = clause.text
-        let alive = { [weak self] () async -> Bool in await self?.interpretation?.generation == generation }
+        let alive = { [weak self] () async -> Bool in await self?.interpreter.isCurrent(generation) == true }
         var record = ClauseRecord(text: text, translation: "", sourceStart: current.requestStart + clause.start,
                                   sourceEnd: current.requestStart + clause.end, committed: committed,
                                   speed: speed, isTail: clause.isTail)
@@ -147,53 +103,41 @@ extension TurnCoordinator {
             guard await alive() else { return }
             record.translation = translation.text
             record.translated = clock.now()
-            interpretation?.unknownWords += translation.unknownWords
-            interpretation?.route = translation.route
             emit(.clause(side: current.side, target: current.target, text: text, translation: translation.text,
                          speed: speed))
-            interpretation?.inFlight = record
+            interpreter.show(record, unknownWords: translation.unknownWords, route: translation.route)
         } catch {
             guard await alive() else { return }
             report(.translation, error)
-            interpretation?.records.append(record)
+            interpreter.finished(record)
             return
         }
         if canSpeak(to: current.side.other), let synthesizer = stages.synthesizer, let sink = stages.sink(for: current.side.other) {
             let settings = configuration[current.side.other]
             let utterance = Utterance(text: record.translation, voice: settings.effectiveVoice,
-                                      rate: Self.rate(settings.rate, fasterBy: speed))
+                                      rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
             var start: Double?
             do {
-                try await synthesizer.speak(utterance, to: sink, while: { self.interpretation?.generation == generation }) { event in
+                try await synthesizer.speak(utterance, to: sink, while: { self.interpreter.isCurrent(generation) }) { event in
                     guard case .audio = event, start == nil else { return }
-                    start = self.clock.now()
-                    self.interpretation?.inFlight?.speakStart = start
+                    let now = self.clock.now()
+                    start = now
+                    self.interpreter.startedSpeaking(at: now)
                 }
             } catch {
-                if interpretation?.generation == generation {
+                if interpreter.isCurrent(generation) {
                     report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
                 }
             }
             record.speakStart = start
-            if interpretation?.generation == generation { record.speakEnd = clock.now() }
+            if interpreter.isCurrent(generation) { record.speakEnd = clock.now() }
         }
-        if interpretation?.generation == generation {
-            interpretation?.records.append(record)
-            interpretation?.inFlight = nil
-        }
-    }
-
-    /// `rate` (the 0…1 scale: 0.5 normal, 1 four times normal) made `speed` times faster.
-    public static func rate(_ rate: Double, fasterBy speed: Double) -> Double {
-        let multiplier = (rate <= 0.5 ? rate / 0.5 : 1 + (rate - 0.5) / 0.5 * 3) * speed
-        let scaled = multiplier <= 1 ? multiplier * 0.5 : 0.5 + (multiplier - 1) / 3 * 0.5
-        return min(1, max(0, scaled))
+        if interpreter.isCurrent(generation) { interpreter.finished(record) }
     }
 
     /// The queue has drained after the endpoint: the turn is written, the other side's begins.
     private func completeInterpretation() async {
-        guard let current = interpretation, let ended = current.ended else { return }
-        interpretation = nil
+        guard let current = interpreter.takeCompleted(), let ended = current.ended else { return }
         if case .speaking = state { emit(.spoken(current.side.other)) }
         await finish(current.draft(ended, configuration: configuration))
     }
@@ -201,9 +145,7 @@ extension TurnCoordinator {
     /// Ctrl-C during a simultaneous turn: the speech stops, the rest of the turn is dropped,
     /// and what was spoken is written as the turn (the other side has heard it).
     func cancelInterpretation() async {
-        guard let current = interpretation else { return }
-        interpretation = nil
-        interpretationGeneration += 1
+        guard let current = interpreter.stop() else { return }
         let request = detachListening()
         await stopSpeech()
         await closeGate(cancelling: request)
@@ -223,9 +165,7 @@ extension TurnCoordinator {
     /// as the turn, the one being spoken with the seconds of it played (interrupted); the
     /// interpretation is over. True when there was one.
     func recordInterpretationSoFar() -> Bool {
-        guard let current = interpretation else { return false }
-        interpretation = nil
-        interpretationGeneration += 1
+        guard let current = interpreter.stop() else { return false }
         var shown = current.records
         var played: Double?
         if var cut = current.inFlight, !cut.translation.isEmpty {
@@ -246,52 +186,4 @@ extension TurnCoordinator {
         record(draft)
         return true
     }
-}
-
-/// A side's turn being interpreted while it is spoken.
-struct Interpretation: Sendable {
-    let side: DialogueSide
-    let target: LocaleTag
-    /// Session time the request began: the clauses' times are relative to it.
-    let requestStart: Double
-    /// This interpretation's number: a loop of a cancelled one stops.
-    let generation: Int
-    /// Clauses received from the recognizer (the final result lists them all again).
-    var received = 0
-    /// Clauses waiting to be translated and spoken, each with when it was received.
-    var queue: [(clause: RecognizedClause, arrived: Double)] = []
-    /// Clauses translated (and spoken), in order.
-    var records: [ClauseRecord] = []
-    /// The clause shown and being spoken now, not yet in `records`.
-    var inFlight: ClauseRecord?
-    /// Whether the loop that speaks the queue runs.
-    var running = false
-    /// The endpoint was reached: the turn's text and times.
-    var ended: EndedSpeech?
-    var unknownWords: [String] = []
-    var route: [String] = []
-
-    var isDrained: Bool { queue.isEmpty && !running }
-
-    /// The turn as written: the speech's text, the clauses' translations as its translation.
-    func draft(_ ended: EndedSpeech, configuration: DialogueConfiguration) -> TurnDraft {
-        var times = ended.times
-        times.translated = records.compactMap(\.translated).last
-        times.speakStart = records.compactMap(\.speakStart).first
-        times.speakEnd = records.compactMap(\.speakEnd).last
-        var draft = TurnDraft(side: side, locale: configuration[side].locale, target: target, input: .speech,
-                              text: ended.text, confidence: ended.confidence, times: times)
-        draft.translation = TranslationResult(source: ended.text,
-                                              text: records.map(\.translation).filter { !$0.isEmpty }.joined(separator: " "),
-                                              unknownWords: unknownWords, route: route)
-        draft.clauses = records
-        return draft
-    }
-}
-
-/// What the endpoint of a simultaneous turn gave: the whole text and the turn's times.
-struct EndedSpeech: Sendable {
-    var text: String
-    var confidence: Double?
-    var times: TurnTimes
 }

@@ -17,8 +17,8 @@ extension TurnCoordinator {
     func speak(_ text: String, to side: DialogueSide, voice: DialogueSide? = nil,
                token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
         guard let synthesizer = stages.synthesizer, let sink = stages.sink(for: side) else { return (nil, nil) }
-        speakingNow = text
-        defer { if epoch.isCurrent(token) { speakingNow = nil } }
+        bargeInWatch.spokenText = text
+        defer { if epoch.isCurrent(token) { bargeInWatch.spokenText = nil } }
         await prepareListeningWhileSpeaking()
         let settings = configuration[voice ?? side]
         emit(.speaking(side: side, text: text))

@@ -14,8 +14,8 @@ extension TurnCoordinator {
             return
         case let .idle(side):
             await startTyped(text, side: side)
-        case let .listening(side) where (interpretation?.received ?? 0) > 0,
-             let .recognizing(side) where (interpretation?.received ?? 0) > 0:
+        case let .listening(side) where (interpreter.current?.received ?? 0) > 0,
+             let .recognizing(side) where (interpreter.current?.received ?? 0) > 0:
             queue(text, for: side.other)  // the side's clauses are being spoken: the turn goes on
         case let .listening(side), let .recognizing(side):
             let request = detachListening()
@@ -31,7 +31,7 @@ extension TurnCoordinator {
     }
 
     private func queue(_ text: String, for side: DialogueSide) {
-        pendingTyped.append(text)
+        floor.wait(text)
         emit(.notice("'\(text)' waits for the turn in progress; it will be side \(side)'s"))
     }
 
@@ -130,17 +130,17 @@ extension TurnCoordinator {
         turnTask = nil
         activeTurn = nil
         record(draft)
-        await beginTurn(draft.side.other)
+        await beginTurn(floor.next(after: draft.side))
     }
 
     /// Numbers a finished turn, writes it to the transcript and reports it.
     func record(_ draft: TurnDraft) {
-        finishedTurns += 1
+        let number = floor.turnFinished()
         lastHeard = draft.assignment == nil ? nil : lastHeard
-        lastHeard?.turnNumber = finishedTurns
-        if let entry = draft.entry(number: finishedTurns) {
+        lastHeard?.turnNumber = number
+        if let entry = draft.entry(number: number) {
             write(entry)
-            lastSpoken = (entry.translation, draft.side.other)
+            floor.spoke(entry.translation, to: draft.side.other)
             emit(.turnFinished(entry))
         }
     }
@@ -149,7 +149,7 @@ extension TurnCoordinator {
     /// and translating are dropped and the side waits for input; speaking stops
     /// at once, and the turn (already translated) is written and passes on.
     public func cancel() async {
-        if interpretation != nil { return await cancelInterpretation() }
+        if interpreter.current != nil { return await cancelInterpretation() }
         switch state {
         case let .listening(side), let .recognizing(side):
             let request = detachListening()
@@ -168,7 +168,7 @@ extension TurnCoordinator {
         case .speaking:
             await cancelSpeaking()
         case .idle, .ended:
-            pendingTyped.removeAll()
+            floor.dropWaitingLines()
         }
     }
 
@@ -177,14 +177,14 @@ extension TurnCoordinator {
         turnTask?.cancel()
         turnTask = nil
         activeTurn = nil
-        pendingTyped.removeAll()
+        floor.dropWaitingLines()
     }
 
     private func cancelSpeaking() async {
-        let (turn, asideSide) = (activeTurn, asideTurnSide)
+        let (turn, asideSide) = (activeTurn, floor.asideReturn)
         guard turn != nil || asideSide != nil else { return }  // already being stopped
         let side = state.side ?? .a
-        asideTurnSide = nil
+        floor.asideReturn = nil
         if let request = detachBargeIn() { _ = await request.cancel() }
         dropActiveTurn()
         let stoppedAt = clock.now()

@@ -37,36 +37,23 @@ public actor TurnCoordinator {
     var correcting: TurnDraft?
     var activeTurn: TurnDraft?
     var turnTask: Task<Void, Never>?
-    /// Typed lines that arrived while a turn was being translated or spoken, in order.
-    var pendingTyped: [String] = []
-    var finishedTurns = 0
-    var lastSpoken: (text: String, side: DialogueSide)?
-    /// The last translation a person interrupted, until `:repeat` has played it again.
-    var lastInterrupted: (text: String, side: DialogueSide)?
+    /// Who may speak next, the typed lines waiting for a turn, and who spoke last.
+    var floor = Floor()
     /// The last hands-free utterance in both languages, for `:flip`.
     var lastHeard: HeardUtterance?
-    /// Whose turn resumes after `:say` or `:repeat` has been spoken.
-    var asideTurnSide: DialogueSide?
     var recognizableLocales: Set<LocaleTag> = []
     /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
     var servedLocales: [LocaleTag: Bool] = [:]
     /// Sides whose audio server is gone (both when they share one).
     var lostAudio: Set<DialogueSide> = []
-    /// The last 0.3 s captured while a translation plays with barge-in on: a person who
-    /// interrupts is recognized from their first word, before the guard was sure of them.
-    var preRoll: [PCMChunk] = []
-    /// The text being spoken now (a translation or an aside), for telling its echo from a person.
-    var speakingNow: String?
-    /// A barge-in request is being opened.
-    var bargeInOpening = false
+    /// Listens for a person over a translation, and judges their words (`TurnCoordinator+BargeIn`).
+    var bargeInWatch = BargeInWatch()
     /// The input has ended (`finishAndStop`): what was begun is finished, and nobody barges in
     /// any more, so the conversation settles even where a translation's echo keeps being heard
     /// as someone speaking over it.
     public internal(set) var inputEnded = false
-    /// The turn being interpreted while it is spoken (`TurnCoordinator+Simultaneous`).
-    var interpretation: Interpretation?
-    /// Numbers interpretations, so the loop of a cancelled one stops.
-    var interpretationGeneration = 0
+    /// The turn interpreted while it is spoken, and its clause queue (`TurnCoordinator+Simultaneous`).
+    var interpreter = Interpreter()
     var backgroundTasks: [Task<Void, Never>] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many events were handed to `events` (not counting any after it finished).
@@ -110,8 +97,8 @@ public actor TurnCoordinator {
     }
 
     var isSettled: Bool {
-        state == .ended || (state.awaitsInput && turnTask == nil && pendingTyped.isEmpty
-                            && !(listening?.finishing ?? false) && interpretation == nil)
+        state == .ended || (state.awaitsInput && turnTask == nil && !floor.hasWaitingLine
+                            && !(listening?.finishing ?? false) && interpreter.current == nil)
     }
 
     func setState(_ new: DialogueState) {

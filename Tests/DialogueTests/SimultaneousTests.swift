@@ -57,7 +57,7 @@ struct SimultaneousTests {
         let clauses = try #require(turns[0].clauses)
         #expect(clauses.map(\.text) == [Self.first.text, Self.second.text, Self.tail.text])
         #expect(clauses.map(\.isTail) == [false, false, true])
-        #expect(clauses.allSatisfy { $0.speakStart != nil && $0.translated != nil && (1...TurnCoordinator.fastestSpeed).contains($0.speed) })
+        #expect(clauses.allSatisfy { $0.speakStart != nil && $0.translated != nil && (1...InterpretationPace.fastestSpeed).contains($0.speed) })
         #expect(turns[0].jsonLine.contains("\"simultaneous\":true,\"clauses\":[{\"text\":\"The train leaves at nine.\""), "\(turns[0].jsonLine)")
         try await rig.recorder.waitForState(.listening(.b))
     }
@@ -133,13 +133,13 @@ struct SimultaneousTests {
 
     @Test("a listener behind by more than the backlog hears the next clauses faster, up to 1.5 times")
     func backlogSpeed() {
-        #expect(TurnCoordinator.speed(forLag: 0.8) == 1)
-        #expect(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds) == 1)
-        #expect(abs(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds + 0.1) - 1.1) < 1e-9)
-        #expect(abs(TurnCoordinator.speed(forLag: TurnCoordinator.backlogSeconds + TurnCoordinator.secondsPerSpeedStep + 0.05) - 1.2) < 1e-9)
-        #expect(TurnCoordinator.speed(forLag: 30) == TurnCoordinator.fastestSpeed)
+        #expect(InterpretationPace.speed(forLag: 0.8) == 1)
+        #expect(InterpretationPace.speed(forLag: InterpretationPace.backlogSeconds) == 1)
+        #expect(abs(InterpretationPace.speed(forLag: InterpretationPace.backlogSeconds + 0.1) - 1.1) < 1e-9)
+        #expect(abs(InterpretationPace.speed(forLag: InterpretationPace.backlogSeconds + InterpretationPace.secondsPerSpeedStep + 0.05) - 1.2) < 1e-9)
+        #expect(InterpretationPace.speed(forLag: 30) == InterpretationPace.fastestSpeed)
         // On the 0…1 rate scale (0.5 normal, 1 four times normal): 1.5 times normal is 0.5 + 0.5 / 3 × 0.5.
-        #expect(abs(TurnCoordinator.rate(0.5, fasterBy: 1.5) - (0.5 + 0.5 / 3 * 0.5)) < 1e-9)
-        #expect(TurnCoordinator.rate(0.5, fasterBy: 1) == 0.5)
+        #expect(abs(InterpretationPace.rate(0.5, fasterBy: 1.5) - (0.5 + 0.5 / 3 * 0.5)) < 1e-9)
+        #expect(InterpretationPace.rate(0.5, fasterBy: 1) == 0.5)
     }
 }

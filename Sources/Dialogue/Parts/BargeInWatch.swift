@@ -1,0 +1,71 @@
+import ParleyCore
+
+/// The barge-in watch: while a translation plays with barge-in on, it keeps the last
+/// `preRollSeconds` of the microphone and says when the echo guard hears a person in it;
+/// once that person's words are known, `verdict` says whether they interrupted.
+///
+/// It opens no request and holds no playback: the coordinator does both when `overhear`
+/// says a person began, feeds the request `takePreRoll()`, and acts on the verdict. A person
+/// who interrupts is thereby recognized from their first word, before the guard was sure of them.
+struct BargeInWatch: Sendable {
+    /// How much audio before the guard's verdict the request is given.
+    static let preRollSeconds = 0.3
+
+    /// The text being spoken now (a translation or an aside): an utterance that repeats it
+    /// is its echo, not a person.
+    var spokenText: String?
+    /// A barge-in request is being opened: everything captured meanwhile is kept for it.
+    var opening = false
+    private var preRoll: [PCMChunk] = []
+
+    /// A translation starts playing: nothing captured before it is kept.
+    mutating func reset() { preRoll = [] }
+
+    /// Keeps `chunk`, captured while a translation plays and nobody has barged in yet;
+    /// true when the echo guard heard a person in it and no request is being opened.
+    mutating func overhear(_ chunk: PCMChunk) -> Bool {
+        preRoll.append(chunk)
+        guard !opening else { return false }
+        let limit = AudioFormat.recognition.sampleCount(forSeconds: Self.preRollSeconds)
+        var total = preRoll.reduce(0) { $0 + $1.samples.count }
+        while total - (preRoll.first?.samples.count ?? 0) >= limit {
+            total -= preRoll.removeFirst().samples.count
+        }
+        return chunk.echo == .person
+    }
+
+    /// What was kept, for the request being opened; the watch keeps nothing after it.
+    mutating func takePreRoll() -> [Int16] {
+        defer { preRoll = [] }
+        return preRoll.flatMap(\.samples)
+    }
+
+    /// Why readings of sound over a translation of `spokenText` are no interruption, or nil
+    /// when they are one: no words, a backchannel ("mm", "sí"), or mostly the translation's own words.
+    static func verdict(_ readings: [String], spokenText: String) -> String? {
+        let heard = readings.map(words).filter { !$0.isEmpty }
+        guard let longest = heard.max(by: { $0.count < $1.count }) else { return "no words" }
+        if longest.count <= 2, longest.allSatisfy(backchannels.contains) {
+            return "a backchannel ('\(longest.joined(separator: " "))')"
+        }
+        let spoken = Set(words(spokenText))
+        for reading in heard {
+            let shared = reading.filter(spoken.contains).count
+            if Double(shared) >= 0.6 * Double(reading.count) {
+                return "the translation's own echo ('\(reading.joined(separator: " "))')"
+            }
+        }
+        return nil
+    }
+
+    /// Lower-case words of `text`, without punctuation.
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
+    }
+
+    /// Sounds and words that acknowledge without taking the turn, in the languages Parley is tested in.
+    static let backchannels: Set<String> = [
+        "mm", "mmm", "mhm", "hm", "hmm", "uh", "um", "ah", "oh", "huh", "uh-huh", "yeah", "yes", "yep", "ok", "okay", "right",
+        "sí", "si", "vale", "ajá", "aja", "claro", "eh", "oui", "ouais", "d'accord", "ja", "genau",
+    ]
+}

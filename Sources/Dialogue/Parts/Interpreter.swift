@@ -1,0 +1,172 @@
+import ParleyCore
+
+/// The interpreter's state: the turn interpreted while it is spoken, its clause queue, and the
+/// pace that keeps the listener's backlog bounded (`InterpretationPace`).
+///
+/// It translates and speaks nothing itself: the coordinator's loop takes clauses from it in
+/// order (`takeNext`), translates and speaks each, and gives back what happened (`finished`).
+/// Each interpretation has a generation; a loop whose generation is gone stops.
+struct Interpreter: Sendable {
+    /// The turn being interpreted, nil between them.
+    private(set) var current: Interpretation?
+    /// Numbers interpretations: the loop of a stopped one ends.
+    private(set) var generation = 0
+
+    /// Whether a loop of `generation` is still the interpretation's.
+    func isCurrent(_ generation: Int) -> Bool { current?.generation == generation }
+
+    /// Begins interpreting `side`'s turn (into `target`, its clauses timed from `requestStart`)
+    /// unless one is under way.
+    mutating func beginIfIdle(side: DialogueSide, target: LocaleTag, requestStart: Double) {
+        guard current == nil else { return }
+        generation += 1
+        current = Interpretation(side: side, target: target, requestStart: requestStart, generation: generation)
+    }
+
+    /// A clause committed while the side speaks, received at `arrived`.
+    mutating func receive(_ clause: RecognizedClause, at arrived: Double) {
+        current?.received += 1
+        current?.queue.append((clause, arrived))
+    }
+
+    /// The endpoint: `clauses` lists every clause of the turn, those not received yet join the queue.
+    mutating func ended(_ speech: EndedSpeech, clauses: [RecognizedClause], at now: Double) {
+        guard let received = current?.received else { return }
+        current?.queue += clauses.dropFirst(received).map { ($0, now) }
+        current?.received = clauses.count
+        current?.ended = speech
+    }
+
+    /// The recognition failed after clauses were committed: what was committed is the turn.
+    mutating func lostItsEnd(at now: Double) {
+        guard let current, current.received > 0, current.ended == nil else { return }
+        let text = (current.records.map(\.text) + current.queue.map(\.clause.text)).joined(separator: " ")
+        self.current?.ended = EndedSpeech(text: text, confidence: nil,
+                                          times: TurnTimes(speechStart: nil, speechEnd: now, recognized: now))
+    }
+
+    /// Marks the loop running; false when it runs already or has nothing to do.
+    mutating func startLoop() -> Bool {
+        guard let current, !current.running, !current.queue.isEmpty else { return false }
+        self.current?.running = true
+        return true
+    }
+
+    /// The next clause of `generation`'s queue, with when it arrived; nil when the queue is
+    /// empty (the loop then stops) or the generation is gone.
+    mutating func takeNext(_ generation: Int) -> (clause: RecognizedClause, arrived: Double)? {
+        guard isCurrent(generation), let next = current?.queue.first else {
+            if isCurrent(generation) { current?.running = false }
+            return nil
+        }
+        current?.queue.removeFirst()
+        return next
+    }
+
+    /// The clause being spoken now, shown and not yet finished.
+    mutating func show(_ record: ClauseRecord, unknownWords: [String], route: [String]) {
+        current?.unknownWords += unknownWords
+        current?.route = route
+        current?.inFlight = record
+    }
+
+    /// When the clause being spoken began to sound.
+    mutating func startedSpeaking(at start: Double) { current?.inFlight?.speakStart = start }
+
+    /// A clause is done (spoken, or failed to translate): it joins the turn's records.
+    mutating func finished(_ record: ClauseRecord) {
+        current?.records.append(record)
+        current?.inFlight = nil
+    }
+
+    /// Ends the interpretation as it stands, its loop stopped; returns it.
+    mutating func stop() -> Interpretation? {
+        defer { current = nil; generation += 1 }
+        return current
+    }
+
+    /// Takes the interpretation whose queue has drained after the endpoint; nil otherwise.
+    mutating func takeCompleted() -> Interpretation? {
+        guard let current, current.ended != nil, current.isDrained else { return nil }
+        self.current = nil
+        return current
+    }
+}
+
+/// How fast the listener hears a turn interpreted while it is spoken: when the clause about
+/// to be spoken ended more than `backlogSeconds` ago in the speaker's audio, it is spoken
+/// faster, the more the further behind, up to `fastestSpeed` times the side's rate. Clauses are
+/// never joined: each keeps its own translation and its own speech times.
+public enum InterpretationPace {
+    /// How far behind the speaker the listener may fall before clauses are sped up.
+    public static let backlogSeconds = 1.0
+    /// The most the speech is sped up by, over the side's own rate: eSpeak NG goes to 450
+    /// words per minute (2.6 times its normal 175), but past about 1.5 times a listener
+    /// loses words.
+    public static let fastestSpeed = 1.5
+    /// Seconds of lag past `backlogSeconds` per step of 0.1 in speed.
+    public static let secondsPerSpeedStep = 0.25
+
+    /// How much faster than the side's rate a clause is spoken when the listener is `lag`
+    /// seconds behind the end of its source.
+    public static func speed(forLag lag: Double) -> Double {
+        guard lag > backlogSeconds else { return 1 }
+        let steps = ((lag - backlogSeconds) / secondsPerSpeedStep).rounded(.down)
+        return min(fastestSpeed, 1 + 0.1 * (steps + 1))
+    }
+
+    /// `rate` (the 0…1 scale: 0.5 normal, 1 four times normal) made `speed` times faster.
+    public static func rate(_ rate: Double, fasterBy speed: Double) -> Double {
+        let multiplier = (rate <= 0.5 ? rate / 0.5 : 1 + (rate - 0.5) / 0.5 * 3) * speed
+        let scaled = multiplier <= 1 ? multiplier * 0.5 : 0.5 + (multiplier - 1) / 3 * 0.5
+        return min(1, max(0, scaled))
+    }
+}
+
+/// A side's turn being interpreted while it is spoken.
+struct Interpretation: Sendable {
+    let side: DialogueSide
+    let target: LocaleTag
+    /// Session time the request began: the clauses' times are relative to it.
+    let requestStart: Double
+    /// This interpretation's number: a loop of a stopped one ends.
+    let generation: Int
+    /// Clauses received from the recognizer (the final result lists them all again).
+    var received = 0
+    /// Clauses waiting to be translated and spoken, each with when it was received.
+    var queue: [(clause: RecognizedClause, arrived: Double)] = []
+    /// Clauses translated (and spoken), in order.
+    var records: [ClauseRecord] = []
+    /// The clause shown and being spoken now, not yet in `records`.
+    var inFlight: ClauseRecord?
+    /// Whether the loop that speaks the queue runs.
+    var running = false
+    /// The endpoint was reached: the turn's text and times.
+    var ended: EndedSpeech?
+    var unknownWords: [String] = []
+    var route: [String] = []
+
+    var isDrained: Bool { queue.isEmpty && !running }
+
+    /// The turn as written: the speech's text, the clauses' translations as its translation.
+    func draft(_ ended: EndedSpeech, configuration: DialogueConfiguration) -> TurnDraft {
+        var times = ended.times
+        times.translated = records.compactMap(\.translated).last
+        times.speakStart = records.compactMap(\.speakStart).first
+        times.speakEnd = records.compactMap(\.speakEnd).last
+        var draft = TurnDraft(side: side, locale: configuration[side].locale, target: target, input: .speech,
+                              text: ended.text, confidence: ended.confidence, times: times)
+        draft.translation = TranslationResult(source: ended.text,
+                                              text: records.map(\.translation).filter { !$0.isEmpty }.joined(separator: " "),
+                                              unknownWords: unknownWords, route: route)
+        draft.clauses = records
+        return draft
+    }
+}
+
+/// What the endpoint of a simultaneous turn gave: the whole text and the turn's times.
+struct EndedSpeech: Sendable {
+    var text: String
+    var confidence: Double?
+    var times: TurnTimes
+}

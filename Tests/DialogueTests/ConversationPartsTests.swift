@@ -1,0 +1,111 @@
+@testable import Dialogue
+import ParleyCore
+import Testing
+
+/// The coordinator's parts on their own: each keeps its state and decides, the coordinator conducts.
+@Suite("Conversation parts")
+struct ConversationPartsTests {
+    private func chunk(_ seconds: Double, _ echo: EchoVerdict, value: Int16 = 1) -> PCMChunk {
+        PCMChunk(format: .recognition, samples: Array(repeating: value, count: AudioFormat.recognition.sampleCount(forSeconds: seconds)),
+                 echo: echo)
+    }
+
+    private func clause(_ text: String, end: Double) -> RecognizedClause {
+        RecognizedClause(words: [RecognizedWord(text: text, start: end - 0.5, end: end, confidence: 0.9)], committedAt: end)
+    }
+
+    @Test("the barge-in watch keeps the last 0.3 s, says when a person begins, and keeps everything while a request opens")
+    func bargeInWatch() {
+        var watch = BargeInWatch()
+        for value in Int16(1)...10 {
+            let heard = watch.overhear(chunk(0.1, .echo, value: value))
+            #expect(!heard)
+        }
+        let personHeard = watch.overhear(chunk(0.1, .person, value: 11))
+        #expect(personHeard)
+        let kept = watch.takePreRoll()
+        #expect(kept.count == AudioFormat.recognition.sampleCount(forSeconds: 0.3))
+        #expect(kept.first == 9 && kept.last == 11)
+        let afterTaking = watch.takePreRoll()
+        #expect(afterTaking.isEmpty)
+
+        watch.opening = true
+        for value in Int16(1)...6 {
+            let heard = watch.overhear(chunk(0.1, value == 6 ? .person : .echo, value: value))
+            #expect(!heard)
+        }
+        let whileOpening = watch.takePreRoll()
+        #expect(whileOpening.count == AudioFormat.recognition.sampleCount(forSeconds: 0.6))
+        watch.opening = false
+        _ = watch.overhear(chunk(0.1, .echo))
+        watch.reset()
+        let afterReset = watch.takePreRoll()
+        #expect(afterReset.isEmpty)
+    }
+
+    @Test("the watch's verdict: no words, a backchannel and the translation's echo are no interruption; other words are")
+    func bargeInVerdict() {
+        let spoken = "el tren sale a las ocho"
+        #expect(BargeInWatch.verdict(["", " "], spokenText: spoken) == "no words")
+        #expect(BargeInWatch.verdict(["Mm, sí."], spokenText: spoken)?.hasPrefix("a backchannel") == true)
+        #expect(BargeInWatch.verdict(["el tren sale"], spokenText: spoken)?.hasPrefix("the translation's own echo") == true)
+        #expect(BargeInWatch.verdict(["wait, which platform is it?"], spokenText: spoken) == nil)
+        #expect(BargeInWatch.verdict(["yes", "yes I need the later train"], spokenText: spoken) == nil)
+    }
+
+    @Test("the floor passes to the other side, keeps typed lines in order, and repeats an interrupted translation once")
+    func floor() {
+        var floor = Floor()
+        #expect(floor.next(after: .a) == .b && floor.next(after: .b) == .a)
+        floor.wait("one")
+        floor.wait("two")
+        #expect(floor.hasWaitingLine)
+        let lines = [floor.takeWaitingLine(), floor.takeWaitingLine(), floor.takeWaitingLine()]
+        #expect(lines == ["one", "two", nil] && !floor.hasWaitingLine)
+        floor.wait("three")
+        floor.dropWaitingLines()
+        #expect(!floor.hasWaitingLine)
+
+        let nothing = floor.takeRepeat()
+        #expect(!floor.hasRepeat && nothing == nil)
+        let numbers = [floor.turnFinished(), floor.turnFinished()]
+        #expect(numbers == [1, 2])
+        floor.spoke("hola", to: .b)
+        floor.interrupted("adiós", by: .a)
+        let repeats = [floor.takeRepeat(), floor.takeRepeat()].map { $0.map { "\($0.text) \($0.side)" } }
+        #expect(repeats == ["adiós A", "hola B"])
+    }
+
+    @Test("the interpreter queues the clauses not yet received at the endpoint, in order, and a stopped one's loop ends")
+    func interpreter() {
+        var interpreter = Interpreter()
+        interpreter.beginIfIdle(side: .a, target: LocaleTag("es-ES")!, requestStart: 10)
+        let generation = interpreter.generation
+        interpreter.beginIfIdle(side: .b, target: LocaleTag("en-US")!, requestStart: 20)
+        #expect(interpreter.generation == generation && interpreter.current?.side == .a)
+        interpreter.receive(clause("one", end: 1), at: 11)
+        let starts = [interpreter.startLoop(), interpreter.startLoop()]
+        #expect(starts == [true, false])
+        let first = interpreter.takeNext(generation)
+        #expect(first?.clause.text == "one")
+        interpreter.show(ClauseRecord(text: "one", translation: "uno", sourceStart: 10.5, sourceEnd: 11, committed: 11, speed: 1, isTail: false),
+                         unknownWords: ["*one"], route: ["en-es"])
+        interpreter.finished(ClauseRecord(text: "one", translation: "uno", sourceStart: 10.5, sourceEnd: 11, committed: 11, speed: 1, isTail: false))
+        let ended = EndedSpeech(text: "one two three", confidence: 0.8, times: TurnTimes(speechEnd: 13, recognized: 13))
+        interpreter.ended(ended, clauses: [clause("one", end: 1), clause("two", end: 2), clause("three", end: 3)], at: 13)
+        let rest = [interpreter.takeNext(generation), interpreter.takeNext(generation), interpreter.takeNext(generation)]
+        #expect(rest.map { $0?.clause.text } == ["two", "three", nil] && interpreter.current?.isDrained == true)
+        let completed = interpreter.takeCompleted()
+        #expect(completed?.records.map(\.translation) == ["uno"] && completed?.unknownWords == ["*one"])
+        #expect(interpreter.current == nil)
+
+        interpreter.beginIfIdle(side: .b, target: LocaleTag("en-US")!, requestStart: 20)
+        let second = interpreter.generation
+        #expect(second == generation + 1)
+        interpreter.receive(clause("hola", end: 1), at: 21)
+        let stopped = interpreter.stop()
+        #expect(stopped?.queue.count == 1)
+        let afterStop = interpreter.takeNext(second)
+        #expect(!interpreter.isCurrent(second) && afterStop == nil)
+    }
+}
