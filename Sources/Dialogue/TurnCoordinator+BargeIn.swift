@@ -25,7 +25,7 @@ extension TurnCoordinator {
         configuration.bargeIn = on
         emit(.notice(on ? "barge-in on: speak over a translation to interrupt it"
                         : "barge-in off: the microphone closes while a translation plays"))
-        if case .speaking = state, !on, listening?.bargeIn == nil { await closeMicrophones() }
+        if case .speaking = state, !on, microphone.turn?.bargeIn == nil { await closeMicrophones() }
     }
 
     /// Opens or closes the microphone as a translation starts playing.
@@ -71,7 +71,7 @@ extension TurnCoordinator {
         }
         let audio = bargeInWatch.takePreRoll()
         let startedAt = detectedAt - AudioFormat.recognition.duration(ofSamples: audio.count)
-        listening = ListeningTurn(side: side, request: request, startedAt: startedAt,
+        microphone.turn = ListeningTurn(side: side, request: request, startedAt: startedAt,
                                   bargeIn: BargeInContext(detectedAt: detectedAt, spokenText: spokenText))
         await consume(PCMChunk(format: .recognition, samples: audio))
     }
@@ -80,7 +80,7 @@ extension TurnCoordinator {
     func bargeInRecognized(_ result: RecognitionResult, turn: ListeningTurn, context: BargeInContext) async {
         let readings = result.hypotheses.map { $0.map(\.text) } ?? [result.text]
         if let reason = BargeInWatch.verdict(readings, spokenText: context.spokenText) {
-            listening = nil
+            microphone.turn = nil
             return await dismissBargeIn(turn.side, reason: reason)
         }
         await interruptSpeaking(by: turn.side, at: context.detectedAt)
@@ -97,10 +97,7 @@ extension TurnCoordinator {
 
     /// Drops an open barge-in request without touching the turn being spoken.
     func detachBargeIn() -> (any RecognitionRequest)? {
-        guard listening?.bargeIn != nil else { return nil }
-        let request = listening?.request
-        listening = nil
-        return request
+        microphone.detachBargeIn()
     }
 
     private func dismissBargeIn(_ side: DialogueSide, reason: String) async {

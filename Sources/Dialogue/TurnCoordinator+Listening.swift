@@ -3,27 +3,15 @@ import ParleyCore
 extension TurnCoordinator {
     /// Why `side` cannot speak, or nil when it can.
     public func typedOnlyReason(for side: DialogueSide) -> String? {
-        let locale = configuration[side].locale
-        if !configuration.usesMicrophone { return "the microphone is off (--typed-only)" }
-        if stages.source(for: side) == nil {
-            return stages.hasSeparateDevices ? "side \(side)'s microphone is unavailable" : "no microphone is available"
-        }
-        if lostAudio.contains(side) {
-            return stages.hasSeparateDevices ? "side \(side)'s audio server is gone" : "the audio server is gone"
-        }
-        guard stages.recognizer != nil else { return "speech recognition is unavailable" }
-        // The recognizer's own answer (Whisper serves a whole language, in its own codes: nb → no),
-        // asked when the side got its locale.
-        guard servedLocales[locale] == true else {
-            return "no speech model for \(locale) (installed: \(RecognitionError.listed(recognizableLocales.sorted())))"
-        }
-        return nil
+        microphone.typedOnlyReason(for: side, locale: configuration[side].locale, usesMicrophone: configuration.usesMicrophone,
+                                   microphone: stages.source(for: side) != nil, separate: stages.hasSeparateDevices,
+                                   recognizer: stages.recognizer != nil)
     }
 
     /// Asks the recognizer whether it serves `locale`, for `typedOnlyReason`.
     func learnWhetherServed(_ locale: LocaleTag) async {
-        guard let recognizer = stages.recognizer, servedLocales[locale] == nil else { return }
-        servedLocales[locale] = await recognizer.serves(locale)
+        guard let recognizer = stages.recognizer, microphone.servedLocales[locale] == nil else { return }
+        microphone.servedLocales[locale] = await recognizer.serves(locale)
     }
 
     /// `side`'s turn begins: a queued typed line is taken first; otherwise the
@@ -47,10 +35,10 @@ extension TurnCoordinator {
 
     /// Opens a recognition request and the capture gate for `side`.
     func startListening(_ side: DialogueSide) async {
-        if listening?.bargeIn != nil, listening?.side == side {
+        if microphone.turn?.bargeIn != nil, microphone.turn?.side == side {
             // The translation ended while the person who spoke over it was being heard: their
             // request simply becomes the turn's.
-            listening?.bargeIn = nil
+            microphone.turn?.bargeIn = nil
             setState(.listening(side))
             await stages.sink(for: side)?.resumePlayback()
             return
@@ -77,13 +65,12 @@ extension TurnCoordinator {
             return setState(.idle(side))
         }
         guard epoch.isCurrent(token) else { _ = await request.cancel(); return }
-        listening = ListeningTurn(side: side, request: request, startedAt: clock.now())
-        listening?.simultaneous = simultaneous
+        microphone.turn = ListeningTurn(side: side, request: request, startedAt: clock.now(), simultaneous: simultaneous)
         do {
             try await source.startListening()
         } catch {
             guard epoch.isCurrent(token) else { return }
-            listening = nil
+            microphone.turn = nil
             _ = await request.cancel()
             report(.audio, error)
             return setState(.idle(side))
@@ -99,17 +86,12 @@ extension TurnCoordinator {
     /// Feeds one captured chunk to the listening side's request. `microphone` is the side whose
     /// own microphone heard it (nil: both sides share it): the other side's is not listened to.
     func consume(_ chunk: PCMChunk, from microphone: DialogueSide? = nil) async {
-        if listening == nil, listensWhileSpeaking {
+        if self.microphone.turn == nil, listensWhileSpeaking {
             if let microphone, case let .speaking(side) = state, microphone != side { return }
             return await overhear(chunk)
         }
-        guard let turn = listening, !turn.finishing else { return }
-        if let microphone, microphone != turn.side { return }
-        // The tail of the machine's own speech still reaching the microphone is nobody's
-        // speech: a listening side hears silence in its place (a barge-in hears it all, and
-        // so does a side interpreted while it speaks: its clauses play while it talks).
-        let chunk = chunk.echo == .echo && turn.bargeIn == nil && !turn.simultaneous
-            ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
+        guard self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
+        let chunk = self.microphone.heard(chunk)
         let token = epoch.current
         if case .listening = state { emit(.level(turn.side, chunk.level)) }
         do {
@@ -125,31 +107,14 @@ extension TurnCoordinator {
     }
 
     private func handle(_ event: RecognitionEvent, side: DialogueSide) async {
-        guard let startedAt = listening?.startedAt else { return }
-        if let context = listening?.bargeIn {
-            switch event {
-            case let .speechStarted(at): listening?.speechStart = startedAt + at
-            case let .partial(text): emit(.partial(side, text))
-            case .clause: break
-            case let .speechEnded(at): listening?.speechEnd = startedAt + at
-            case let .final(result):
-                if let turn = listening { await bargeInRecognized(result, turn: turn, context: context) }
-            }
-            return
-        }
-        switch event {
-        case let .speechStarted(at):
-            listening?.speechStart = startedAt + at
-            emit(.speechStarted(side))
-        case let .partial(text):
-            emit(.partial(side, text))
-        case let .clause(clause):
-            interpret(clause, side: side, requestStart: startedAt)
-        case let .speechEnded(at):
-            listening?.speechEnd = startedAt + at
-            setState(.recognizing(side))
-        case let .final(result):
-            if let turn = listening { await recognized(result, turn: turn) }
+        switch microphone.note(event) {
+        case .speechStarted: emit(.speechStarted(side))
+        case let .partial(text): emit(.partial(side, text))
+        case let .clause(clause, requestStart): interpret(clause, side: side, requestStart: requestStart)
+        case .speechEnded: setState(.recognizing(side))
+        case let .final(result, turn): await recognized(result, turn: turn)
+        case let .bargeInFinal(result, turn, context): await bargeInRecognized(result, turn: turn, context: context)
+        case .nothing: break
         }
     }
 
@@ -174,11 +139,11 @@ extension TurnCoordinator {
     }
 
     private func finishListening() async {
-        guard var turn = listening, !turn.finishing else { return }
+        guard var turn = microphone.turn, !turn.finishing else { return }
         let token = epoch.advance()
         turn.finishing = true
         turn.speechEnd = turn.speechEnd ?? clock.now()
-        listening = turn
+        microphone.turn = turn
         setState(.recognizing(turn.side))
         await closeMicrophones()
         do {
@@ -194,7 +159,7 @@ extension TurnCoordinator {
     /// A final result: offered for correction, or translated at once.
     func recognized(_ result: RecognitionResult, turn: ListeningTurn) async {
         epoch.advance()
-        listening = nil
+        microphone.turn = nil
         if let clauses = result.clauses {
             return await interpretationRecognized(result, clauses: clauses, turn: turn)
         }
@@ -227,23 +192,23 @@ extension TurnCoordinator {
     /// Recognition failed: nothing heard listens again (in automatic mode);
     /// anything else is reported and the side waits for input.
     func recognitionFailed(_ error: any Error, side: DialogueSide) async {
-        if listening?.bargeIn != nil { return await bargeInFailed(error, side: side) }
+        if microphone.turn?.bargeIn != nil { return await bargeInFailed(error, side: side) }
         if await interpretationLostItsEnd(side: side) { return }
-        let turn = listening
+        let turn = microphone.turn
         let request = detachListening()
-        switch error as? RecognitionError {
-        case let .utteranceTooLong(_, partial)?:
+        switch MicrophoneListening.failure(error) {
+        case let .tooLong(partial):
             emit(.notice(String(describing: error)))
             guard let turn else { return setState(.idle(side)) }
             await recognized(partial, turn: turn)
             if let request { _ = await request.cancel() }
-        case .emptyRecognition?, .speechTimeout?:
+        case .nothingHeard:
             emit(.notice(String(describing: error)))
             setState(.idle(side))
             let token = epoch.current
             await closeGate(cancelling: request)
             if epoch.isCurrent(token) { await resume(side) }
-        default:
+        case .failed:
             report(.recognition, error)
             setState(.idle(side))
             await closeGate(cancelling: request)
@@ -255,9 +220,7 @@ extension TurnCoordinator {
     /// for `closeGate` to cancel.
     func detachListening() -> (any RecognitionRequest)? {
         epoch.advance()
-        let request = listening?.request
-        listening = nil
-        return request
+        return microphone.detach()
     }
 
     /// Closes the capture gate and cancels a detached request.
@@ -277,18 +240,18 @@ extension TurnCoordinator {
         let sides = owner.map { Set([$0]) } ?? Set(DialogueSide.allCases)
         switch event {
         case let .serverLost(message):
-            lostAudio.formUnion(sides)
+            microphone.lost(sides)
             emit(.error(owner.map { "side \($0)'s audio failed: \(message); side \($0) types and reads until it is back" }
                         ?? "audio failed: \(message); continuing with typed input until it is back"))
             // A side interpreted while it spoke: what was committed is its turn.
             if let side = interpreter.current?.side, sides.contains(side), await interpretationLostItsEnd(side: side) { return }
-            if let side = state.side, isListening || listening != nil, sides.contains(listening?.side ?? side) {
+            if let side = state.side, isListening || microphone.turn != nil, sides.contains(microphone.turn?.side ?? side) {
                 let request = detachListening()
                 setState(.idle(side))
                 await closeGate(cancelling: request)
             }
         case .reconnected:
-            lostAudio.subtract(sides)
+            microphone.back(sides)
             emit(.notice(owner.map { "side \($0)'s audio server is back" } ?? "the audio server is back"))
             if case let .idle(side) = state, sides.contains(side) { await resume(side) }
         case let .echoCancellationLost(reason):

@@ -49,7 +49,7 @@ extension TurnCoordinator {
     /// past its due time, by the session).
     public func finishAndStop() async {
         inputEnded = true
-        if case .listening = state, listening?.speechStart != nil { await endTurn() }
+        if case .listening = state, microphone.turn?.speechStart != nil { await endTurn() }
         if case .correcting = state { await submitTyped("") }
         await waitUntilReady()
         await stop()

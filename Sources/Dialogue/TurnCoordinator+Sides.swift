@@ -25,7 +25,7 @@ extension TurnCoordinator {
         emit(.notice(turnTaking == .auto
             ? "hands-free turns: either side may speak; each utterance goes to the side whose language it is (:flip corrects it)"
             : "alternating turns: each utterance is the language of the side whose turn it is"))
-        guard case let .listening(side) = state, listening?.speechStart == nil else { return }
+        guard case let .listening(side) = state, microphone.turn?.speechStart == nil else { return }
         let request = detachListening()
         setState(.idle(side))
         let token = epoch.current

@@ -33,7 +33,8 @@ public actor TurnCoordinator {
 
     /// Advanced whenever the current activity is abandoned; late results of an older one are ignored.
     var epoch = TurnEpoch()
-    var listening: ListeningTurn?
+    /// The open recognition request, and whether each side can speak (`TurnCoordinator+Listening`).
+    var microphone = MicrophoneListening()
     var correcting: TurnDraft?
     var activeTurn: TurnDraft?
     var turnTask: Task<Void, Never>?
@@ -41,11 +42,6 @@ public actor TurnCoordinator {
     var floor = Floor()
     /// The last hands-free utterance in both languages, for `:flip`.
     var lastHeard: HeardUtterance?
-    var recognizableLocales: Set<LocaleTag> = []
-    /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
-    var servedLocales: [LocaleTag: Bool] = [:]
-    /// Sides whose audio server is gone (both when they share one).
-    var lostAudio: Set<DialogueSide> = []
     /// Listens for a person over a translation, and judges their words (`TurnCoordinator+BargeIn`).
     var bargeInWatch = BargeInWatch()
     /// The input has ended (`finishAndStop`): what was begun is finished, and nobody barges in
@@ -74,7 +70,7 @@ public actor TurnCoordinator {
     /// Reports what is missing, starts consuming audio and gives side A the turn.
     public func start() async {
         if let recognizer = stages.recognizer {
-            recognizableLocales = Set(await recognizer.supportedLocales())
+            microphone.recognizableLocales = Set(await recognizer.supportedLocales())
             for side in [DialogueSide.a, .b] { await learnWhetherServed(configuration[side].locale) }
         }
         for limitation in stages.limitations { emit(.notice(limitation)) }
@@ -98,7 +94,7 @@ public actor TurnCoordinator {
 
     var isSettled: Bool {
         state == .ended || (state.awaitsInput && turnTask == nil && !floor.hasWaitingLine
-                            && !(listening?.finishing ?? false) && interpreter.current == nil)
+                            && !(microphone.turn?.finishing ?? false) && interpreter.current == nil)
     }
 
     func setState(_ new: DialogueState) {

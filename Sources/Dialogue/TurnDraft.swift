@@ -28,27 +28,3 @@ struct TurnDraft: Sendable {
                                playedSeconds: playedSeconds, clauses: clauses)
     }
 }
-
-/// The recognition request of the side that is listening.
-struct ListeningTurn: Sendable {
-    let side: DialogueSide
-    let request: any RecognitionRequest
-    /// Session time the request began: the recognizer's times are relative to it.
-    let startedAt: Double
-    var speechStart: Double?
-    var speechEnd: Double?
-    /// The key was pressed: `finish()` is running and further audio is not fed.
-    var finishing = false
-    /// Set when the request was opened by a person speaking over a translation.
-    var bargeIn: BargeInContext?
-    /// Whether the request commits clauses while the side speaks (simultaneous interpretation).
-    var simultaneous = false
-}
-
-/// A person began to speak over a translation: playback is held until their words decide.
-struct BargeInContext: Sendable {
-    /// Session time the echo guard declared a person.
-    let detectedAt: Double
-    /// What was being spoken when they began: an utterance that repeats it is its echo.
-    let spokenText: String
-}

@@ -1,0 +1,146 @@
+import ParleyCore
+
+/// The listening of the conversation's microphones: the one recognition request being fed,
+/// what its recognizer events mean for the turn, how a failure is taken, and whether each side
+/// can speak at all (its microphone, its audio server, a model for its locale).
+///
+/// It opens nothing and plays nothing: the coordinator opens the request and the capture gate,
+/// gives the request here (`turn`), feeds it the audio `accepts` lets through as `heard`, and
+/// acts on what `note` makes of each recognizer event.
+struct MicrophoneListening: Sendable {
+    /// The request being fed, nil while no request is open.
+    var turn: ListeningTurn?
+    /// Sides whose audio server is gone (both when they share one).
+    private(set) var lostAudio: Set<DialogueSide> = []
+    /// Locales the recognizer lists, for the reason a side cannot speak.
+    var recognizableLocales: Set<LocaleTag> = []
+    /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
+    var servedLocales: [LocaleTag: Bool] = [:]
+
+    /// What a recognizer event means for the turn.
+    enum Heard {
+        /// The side began to speak (a barge-in's start is only noted).
+        case speechStarted
+        case partial(String)
+        /// A clause committed while the side speaks, its times relative to `requestStart`.
+        case clause(RecognizedClause, requestStart: Double)
+        /// The side stopped speaking: the final result is being computed.
+        case speechEnded
+        /// The final result of `turn`'s request, or of the barge-in request `bargeIn`.
+        case final(RecognitionResult, ListeningTurn)
+        case bargeInFinal(RecognitionResult, ListeningTurn, BargeInContext)
+        /// Nothing to act on.
+        case nothing
+    }
+
+    /// How a failed recognition is taken.
+    enum Failure {
+        /// The speech went on past the limit: what was heard of it is the turn.
+        case tooLong(partial: RecognitionResult)
+        /// Nothing was heard: a note, and the side listens again.
+        case nothingHeard
+        /// The recognizer failed: reported, and the side waits for input.
+        case failed
+    }
+
+    /// Notes the times of `event` on the open request; returns what it means.
+    mutating func note(_ event: RecognitionEvent) -> Heard {
+        guard let current = turn else { return .nothing }
+        switch event {
+        case let .speechStarted(at):
+            turn?.speechStart = current.startedAt + at
+            return current.bargeIn == nil ? .speechStarted : .nothing
+        case let .partial(text):
+            return .partial(text)
+        case let .clause(clause):
+            return current.bargeIn == nil ? .clause(clause, requestStart: current.startedAt) : .nothing
+        case let .speechEnded(at):
+            turn?.speechEnd = current.startedAt + at
+            return current.bargeIn == nil ? .speechEnded : .nothing
+        case let .final(result):
+            guard let ended = turn else { return .nothing }
+            return ended.bargeIn.map { .bargeInFinal(result, ended, $0) } ?? .final(result, ended)
+        }
+    }
+
+    /// Whether audio from `microphone` (nil: the one both sides share) goes to the open request.
+    func accepts(from microphone: DialogueSide?) -> Bool {
+        guard let turn, !turn.finishing else { return false }
+        return microphone == nil || microphone == turn.side
+    }
+
+    /// `chunk` as the request hears it: the tail of the machine's own speech still reaching the
+    /// microphone is nobody's speech, so a listening side hears silence in its place (a barge-in
+    /// hears it all, and so does a side interpreted while it speaks: its clauses play while it talks).
+    func heard(_ chunk: PCMChunk) -> PCMChunk {
+        guard chunk.echo == .echo, let turn, turn.bargeIn == nil, !turn.simultaneous else { return chunk }
+        return PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count))
+    }
+
+    /// Drops the open request; returns it, for the caller to cancel.
+    mutating func detach() -> (any RecognitionRequest)? {
+        defer { turn = nil }
+        return turn?.request
+    }
+
+    /// Drops the open request if a barge-in opened it; returns it, for the caller to cancel.
+    mutating func detachBargeIn() -> (any RecognitionRequest)? {
+        guard turn?.bargeIn != nil else { return nil }
+        return detach()
+    }
+
+    /// How `error`, a failed recognition, is taken.
+    static func failure(_ error: any Error) -> Failure {
+        switch error as? RecognitionError {
+        case let .utteranceTooLong(_, partial)?: return .tooLong(partial: partial)
+        case .emptyRecognition?, .speechTimeout?: return .nothingHeard
+        default: return .failed
+        }
+    }
+
+    /// `sides`' audio server is gone.
+    mutating func lost(_ sides: Set<DialogueSide>) { lostAudio.formUnion(sides) }
+
+    /// `sides`' audio server is back.
+    mutating func back(_ sides: Set<DialogueSide>) { lostAudio.subtract(sides) }
+
+    /// Why `side`, in `locale`, cannot speak, or nil when it can. `microphone`: whether the side
+    /// has one; `separate`: whether each side has its own devices.
+    func typedOnlyReason(for side: DialogueSide, locale: LocaleTag, usesMicrophone: Bool, microphone: Bool,
+                         separate: Bool, recognizer: Bool) -> String? {
+        if !usesMicrophone { return "the microphone is off (--typed-only)" }
+        if !microphone { return separate ? "side \(side)'s microphone is unavailable" : "no microphone is available" }
+        if lostAudio.contains(side) { return separate ? "side \(side)'s audio server is gone" : "the audio server is gone" }
+        guard recognizer else { return "speech recognition is unavailable" }
+        // The recognizer's own answer (Whisper serves a whole language, in its own codes: nb → no),
+        // asked when the side got its locale.
+        guard servedLocales[locale] == true else {
+            return "no speech model for \(locale) (installed: \(RecognitionError.listed(recognizableLocales.sorted())))"
+        }
+        return nil
+    }
+}
+
+/// The recognition request of the side that is listening.
+struct ListeningTurn: Sendable {
+    let side: DialogueSide
+    let request: any RecognitionRequest
+    /// Session time the request began: the recognizer's times are relative to it.
+    let startedAt: Double
+    var speechStart: Double?
+    var speechEnd: Double?
+    /// The key was pressed: `finish()` is running and further audio is not fed.
+    var finishing = false
+    /// Set when the request was opened by a person speaking over a translation.
+    var bargeIn: BargeInContext?
+    /// Whether the request commits clauses while the side speaks (simultaneous interpretation).
+    var simultaneous = false
+}
+
+/// A person began to speak over a translation: playback is held until their words decide.
+struct BargeInContext: Sendable {
+    /// Session time the echo guard declared a person.
+    let detectedAt: Double
+    /// What was being spoken when they began: an utterance that repeats it is its echo.
+    let spokenText: String
+}
