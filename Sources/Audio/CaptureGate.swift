@@ -2,9 +2,11 @@
 ///
 /// Capture runs all the time (an open stream costs nothing and answers at
 /// once); the gate only chooses what to keep. Nothing is kept while nobody
-/// listens, nothing while the machine speaks (echo safety), and after playback
-/// ends the gate also drops the playback's tail still travelling through the
-/// device and the record buffer, measured in samples rather than waited for.
+/// listens. A gate that `closesDuringPlayback` (a session without an echo
+/// canceller: `AudioSessionOptions.gatesCaptureDuringPlayback`) keeps nothing while the machine speaks,
+/// and after playback ends it also drops the playback's tail still travelling
+/// through the device and the record buffer, measured in samples rather than
+/// waited for; one that does not keeps listening, for barge-in.
 struct CaptureGate {
     /// Whether the consumer wants audio.
     var isListening = false
@@ -24,7 +26,7 @@ struct CaptureGate {
     /// Whether captured audio is being delivered now.
     var isOpen: Bool { isListening && !(closesDuringPlayback && isPlaybackActive) }
 
-    /// Playback begins: the gate closes.
+    /// Playback begins: the gate closes if it `closesDuringPlayback`.
     mutating func playbackStarted() {
         isPlaybackActive = true
     }

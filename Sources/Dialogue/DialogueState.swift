@@ -15,7 +15,8 @@ public enum DialogueState: Sendable, Hashable, CustomStringConvertible {
     case correcting(DialogueSide)
     /// The side's text is being translated.
     case translating(DialogueSide)
-    /// A translation is being spoken to this side, in its locale; the microphone is closed.
+    /// A translation is being spoken to this side, in its locale. With barge-in this side's
+    /// microphone stays open, to hear a person over it; without, the microphone is closed.
     case speaking(DialogueSide)
     /// The conversation is over.
     case ended
