@@ -1,0 +1,91 @@
+import ParleyCore
+
+/// Listening: every party heard all the time on their own microphone, one request each on
+/// the shared recognizer, and what its events mean for the party.
+extension RoomCoordinator {
+    func typedOnlyReason(_ index: Int) async -> String? {
+        let member = stages.members[index]
+        guard member.source != nil else { return "no microphone is available" }
+        guard let recognizer = stages.recognizer else { return "speech recognition is unavailable" }
+        guard await recognizer.serves(member.locale) else { return "no speech model for \(member.locale)" }
+        return nil
+    }
+
+    /// Hears one party for as long as the room runs.
+    func listen(to source: any AudioSource, party index: Int) async {
+        for await chunk in source.capturedChunks {
+            guard !stopped else { return }
+            await hear(chunk, party: index)
+        }
+    }
+
+    func hear(_ chunk: PCMChunk, party index: Int) async {
+        guard let recognizer = stages.recognizer, parties[index].typedOnlyReason == nil else { return }
+        if parties[index].request == nil {
+            parties[index].epoch += 1
+            let epoch = parties[index].epoch
+            let options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds, channel: "party \(index + 1)")
+            do {
+                let request = try await recognizer.makeRequest(locale: stages.members[index].locale, options: options)
+                guard parties[index].epoch == epoch, !stopped else { _ = await request.cancel(); return }
+                parties[index].request = request
+                parties[index].requestStart = clock.now() - chunk.duration
+                (parties[index].speechStart, parties[index].speechEnd) = (nil, nil)
+            } catch {
+                parties[index].typedOnlyReason = "\(error)"
+                return emit(.error("party \(index + 1) is typed-only: speech cannot be recognized: \(error)"))
+            }
+        }
+        guard let request = parties[index].request else { return }
+        let epoch = parties[index].epoch
+        do {
+            let events = try await request.append(chunk)
+            for event in events where parties[index].epoch == epoch {
+                await handle(event, party: index)
+            }
+        } catch {
+            guard parties[index].epoch == epoch else { return }
+            parties[index].request = nil
+            await recognitionFailed(error, party: index)
+        }
+    }
+
+    func handle(_ event: RecognitionEvent, party index: Int) async {
+        let start = parties[index].requestStart
+        switch event {
+        case let .speechStarted(at):
+            parties[index].speechStart = start + at
+            emit(.speechStarted(party: index + 1))
+        case let .partial(text):
+            emit(.partial(party: index + 1, text: text))
+        case .clause:
+            break
+        case let .speechEnded(at):
+            parties[index].speechEnd = start + at
+        case let .final(result):
+            parties[index].request = nil
+            parties[index].epoch += 1
+            await recognized(result, party: index)
+        }
+    }
+
+    func recognized(_ result: RecognitionResult, party index: Int) async {
+        let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return }
+        let now = clock.now()
+        let speech = (parties[index].speechStart ?? now, parties[index].speechEnd ?? now)
+        await deliver(party: index, text: text, input: .speech, confidence: result.confidence, speech: speech)
+    }
+
+    func recognitionFailed(_ error: any Error, party index: Int) async {
+        switch error as? RecognitionError {
+        case .emptyRecognition?, .speechTimeout?:
+            return  // nobody spoke, or nothing worth a word: the next request listens on
+        case let .utteranceTooLong(_, partial)?:
+            emit(.notice("party \(index + 1) spoke longer than one utterance may last; what was heard is kept"))
+            return await recognized(partial, party: index)
+        default:
+            emit(.error("party \(index + 1): speech could not be recognized: \(error)"))
+        }
+    }
+}

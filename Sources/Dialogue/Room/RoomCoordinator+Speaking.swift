@@ -1,0 +1,113 @@
+import ParleyCore
+
+/// Translating and speaking: an utterance translated once into each other language, written
+/// once, and queued for each listener's own speaker.
+extension RoomCoordinator {
+    /// An utterance of party `index`: shown, translated into each other language once,
+    /// written, and queued for every other party's speaker.
+    func deliver(party index: Int, text: String, input: InputKind, confidence: Double?,
+                         speech: (start: Double, end: Double)) async {
+        utterances += 1
+        pending += 1
+        defer { settle() }
+        let member = stages.members[index]
+        let utterance = RoomUtterance(number: utterances, party: index + 1, locale: member.locale, text: text,
+                                      input: input, confidence: confidence, speechStart: speech.start,
+                                      speechEnd: speech.end, recognized: clock.now())
+        emit(.heard(utterance))
+        let translations = await translate(utterance)
+        for translation in translations { emit(.translated(number: utterance.number, translation)) }
+        writeTranscript(utterance, translations)
+        for translation in translations {
+            guard let text = translation.text else { continue }
+            for listener in translation.parties {
+                pending += 1
+                parties[listener - 1].speaker?.yield(SpeechJob(number: utterance.number, text: text, locale: translation.locale))
+            }
+        }
+    }
+
+    /// The utterance in each language of the other parties, once per language, in parallel.
+    func translate(_ utterance: RoomUtterance) async -> [RoomTranslation] {
+        var listeners: [(locale: LocaleTag, parties: [Int])] = []
+        for (index, member) in stages.members.enumerated() where index + 1 != utterance.party {
+            if let group = listeners.firstIndex(where: { $0.locale == member.locale }) {
+                listeners[group].parties.append(index + 1)
+            } else {
+                listeners.append((member.locale, [index + 1]))
+            }
+        }
+        let translator = stages.translator
+        let clock = clock
+        return await withTaskGroup(of: (Int, RoomTranslation).self) { group in
+            for (order, listener) in listeners.enumerated() {
+                group.addTask {
+                    var translation = RoomTranslation(parties: listener.parties, locale: listener.locale, text: nil,
+                                                      pivots: [], unknownWords: [], failure: nil, translated: 0)
+                    if listener.locale.language == utterance.locale.language {
+                        translation.text = utterance.text  // the same language: heard as said
+                    } else if let translator {
+                        do {
+                            let result = try await translator.translate(utterance.text, from: utterance.locale, to: listener.locale)
+                            translation.text = result.text
+                            translation.pivots = result.pivots
+                            translation.unknownWords = result.unknownWords
+                        } catch {
+                            translation.failure = "\(error)"
+                        }
+                    } else {
+                        translation.failure = "translation is unavailable"
+                    }
+                    translation.translated = clock.now()
+                    return (order, translation)
+                }
+            }
+            var results: [(Int, RoomTranslation)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// Speaks what is queued for party `index`, in order, on their own speaker.
+    func speak(_ jobs: AsyncStream<SpeechJob>, to index: Int) async {
+        for await job in jobs {
+            defer { settle() }
+            guard !stopped else { return }
+            guard !parties[index].away else {
+                emit(.notSpoken(number: job.number, party: index + 1, reason: "party \(index + 1) is away"))
+                continue
+            }
+            if inputEnded, let silent = parties[index].unanswered {
+                emit(.notSpoken(number: job.number, party: index + 1, reason: "\(silent)"))
+                continue
+            }
+            guard let sink = stages.members[index].sink, let synthesizer = stages.synthesizer else { continue }
+            var playing = false
+            do {
+                let utterance = Utterance(text: job.text, voice: .locale(job.locale))
+                try await synthesizer.speak(utterance, to: sink, while: { !stopped }) { event in
+                    guard case .audio = event, !playing else { return }
+                    playing = true
+                    emit(.speaking(number: job.number, party: index + 1))
+                }
+                parties[index].unanswered = nil
+            } catch {
+                guard !stopped else { return }
+                emit(.notSpoken(number: job.number, party: index + 1, reason: "\(error)"))
+                if let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
+                    parties[index].unanswered = abandoned
+                    if inputEnded { stages.waitGivenUp(abandoned) }
+                }
+            }
+        }
+    }
+
+    /// One job or utterance is done; wakes the waiters once nothing is left.
+    func settle(all: Bool = false) {
+        if all { pending = 0 } else { pending = max(0, pending - 1) }
+        guard pending == 0 else { return }
+        let waiters = settleWaiters
+        settleWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+}
