@@ -39,7 +39,8 @@ public struct EchoCanceller: Sendable, Equatable {
         // PulseAudio's WebRTC canceller: its extended filter for echo paths past about 60 ms, and
         // no gain control, whose analog half turns the microphone's own volume down (to 33 %,
         // left so after unloading) and whose digital half would reshape the speech Parley hears.
-        // pipewire-pulse takes no such arguments (its canceller has its own settings).
+        // pipewire-pulse's WebRTC canceller (SPA's aec-webrtc) has both as its defaults: extended
+        // filter on, gain control off; it is given no arguments, which its pulse module renames.
         let info = connection.answer { context, answer in context.serverInfo(answer) } ?? nil
         if !(info?.serverName.contains("PipeWire") ?? false) {
             arguments.append("aec_args=\"extended_filter=1 analog_gain_control=0 digital_gain_control=0\"")
