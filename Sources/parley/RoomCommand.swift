@@ -130,7 +130,7 @@ struct RoomCommand: AsyncParsableCommand {
             defer { if transcript == nil { writer?.removeIfNothingWritten() } }
             let room = RoomCoordinator(stages: stages, transcript: writer, endpointMilliseconds: endpointMilliseconds)
             let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            try await RoomRepl(room: room, options: .detect(historyFile: history)).run()
+            try await Repl(room: room, options: .detect(historyFile: history)).run()
         }
     }
 
