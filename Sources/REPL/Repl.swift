@@ -33,22 +33,29 @@ public struct ReplOptions: Sendable {
     public static func historyPath(stateDirectory: String) -> String { "\(stateDirectory)/history" }
 }
 
-/// The dialogue REPL: a terminal thread (readline or plain lines) feeding a
-/// `ReplController`, which drives a `TurnCoordinator` and shows its events.
+/// The REPL of a dialogue or a room: a terminal thread (readline or plain lines) feeding a
+/// `ReplController`, which drives the conversation and shows its events.
 ///
 /// ```swift
-/// let repl = Repl(coordinator: coordinator, services: services, options: .detect(historyFile: path))
-/// try await repl.run()
+/// try await Repl(coordinator: coordinator, services: services, options: .detect(historyFile: path)).run()
+/// try await Repl(room: room, options: .detect(historyFile: path)).run()
 /// ```
 public final class Repl: Sendable {
-    private let coordinator: TurnCoordinator
+    private let conversation: any Conversation
     private let services: ReplServices
     private let options: ReplOptions
 
-    /// Creates a REPL for a coordinator that has not been started.
+    /// A REPL for a dialogue whose coordinator has not been started.
     public init(coordinator: TurnCoordinator, services: ReplServices, options: ReplOptions) {
-        self.coordinator = coordinator
+        self.conversation = coordinator
         self.services = services
+        self.options = options
+    }
+
+    /// A REPL for a room that has not been started.
+    public init(room: RoomCoordinator, options: ReplOptions) {
+        self.conversation = room
+        self.services = ReplServices()
         self.options = options
     }
 
@@ -59,18 +66,18 @@ public final class Repl: Sendable {
         let (inputs, continuation) = AsyncStream.makeStream(of: ReplInput.self)
         let mailbox = try Mailbox()
         let (editor, input) = makeEditor(mailbox: mailbox, inputs: continuation)
-        let controller = ReplController(coordinator: coordinator, editor: editor, services: services,
+        let controller = ReplController(conversation: conversation, editor: editor, services: services,
                                         interactive: options.interactive, style: options.style)
         let loop = try TerminalLoop(input: input, mailbox: mailbox, inputs: continuation,
                                     onTerminate: { Task { await controller.terminate() } })
         loop.start()
         await controller.beginRendering()
         let rendering = Task { await controller.renderEvents() }
-        await coordinator.start()
+        await conversation.start()
         for await item in inputs {
             guard await controller.handle(item) else { break }
         }
-        await coordinator.stop()
+        await conversation.stop()
         await rendering.value
         await loop.stop()
     }

@@ -1,6 +1,6 @@
 public import Dialogue
-public import ParleyCore
 import Foundation
+import ParleyCore
 
 /// What a person did at the keyboard (or what standard input delivered).
 public enum ReplInput: Sendable, Equatable {
@@ -16,53 +16,15 @@ public enum ReplInput: Sendable, Equatable {
     case notText
 }
 
-/// What the REPL needs from the rest of the program; the executable fills it
-/// from the real locale tables and pronunciation dictionaries.
-public struct ReplServices: Sendable {
-    /// Turns what a person typed after `:a`/`:b` into a locale, or throws a one-sentence error.
-    public var resolveLocale: @Sendable (String) throws -> LocaleTag
-    /// The `:languages` text.
-    public var languages: @Sendable () async -> String
-    /// Runs `:dict …` with its arguments and returns what to print.
-    public var dictionary: @Sendable ([String]) async -> String
-    /// Runs `:glossary …` with its arguments and returns what to print.
-    public var glossary: @Sendable ([String]) async -> String = { _ in "translation glossaries are unavailable" }
-    /// Runs `:recognizer`: the locales of sides A and B, the side to change and the recognizer
-    /// to choose (both nil to show); returns what to print.
-    public var recognizer: @Sendable (_ a: LocaleTag, _ b: LocaleTag, _ side: DialogueSide?, _ name: String?) async -> String
-    /// Runs `:phrases` with what followed it (nil to show); returns what to print.
-    public var phrases: @Sendable (String?) async -> String
-    /// Tab completion candidates.
-    public var completion: CompletionSource
-
-    /// Creates services; the defaults accept canonical locale tags only and have no dictionary.
-    public init(resolveLocale: @escaping @Sendable (String) throws -> LocaleTag = ReplServices.parseTag,
-                languages: @escaping @Sendable () async -> String = { "no language overview is available" },
-                dictionary: @escaping @Sendable ([String]) async -> String = { _ in "pronunciation dictionaries are unavailable" },
-                recognizer: @escaping @Sendable (LocaleTag, LocaleTag, DialogueSide?, String?) async -> String
-                    = { _, _, _, _ in "speech recognition is unavailable" },
-                phrases: @escaping @Sendable (String?) async -> String = { _ in "speech recognition is unavailable" },
-                completion: CompletionSource = CompletionSource()) {
-        self.resolveLocale = resolveLocale
-        self.languages = languages
-        self.dictionary = dictionary
-        self.recognizer = recognizer
-        self.phrases = phrases
-        self.completion = completion
-    }
-
-    /// Accepts a well-formed tag such as `fr-FR`.
-    public static let parseTag: @Sendable (String) throws -> LocaleTag = { text in
-        guard let tag = LocaleTag(text) else { throw CommandError("'\(text)' is not a locale such as fr-FR") }
-        return tag
-    }
-}
-
-/// The REPL's logic, apart from the terminal: renders the coordinator's
-/// events through a `LineEditor` and turns input lines into typed turns,
-/// end-of-turn keys and commands.
+/// The REPL's logic, apart from the terminal: renders the conversation's events through a
+/// `LineEditor` and hands it the input, for a dialogue (typed turns, the end-of-turn key,
+/// `:` commands) or a room (`@N text`, `:as N`, `:parties`).
+///
+/// On a terminal an input line applies at once; on a pipe each waits until the conversation
+/// is ready for it and its events so far are shown, so that lines and their answers keep
+/// their order.
 public actor ReplController {
-    private let coordinator: TurnCoordinator
+    private let conversation: any Conversation
     private let editor: any LineEditor
     private let services: ReplServices
     private var renderer: EventRenderer
@@ -73,12 +35,21 @@ public actor ReplController {
     /// A signal ended the conversation (`terminate()`).
     private var terminated = false
 
-    /// Creates a controller. `interactive` is true on a terminal: an empty line is
-    /// the end-of-turn key and commands apply at once; on a pipe each line waits
-    /// until the conversation is ready for it, so lines are processed in order.
+    /// A controller of a dialogue. `interactive` is true on a terminal: an empty line is the
+    /// end-of-turn key and commands apply at once.
     public init(coordinator: TurnCoordinator, editor: any LineEditor, services: ReplServices,
                 interactive: Bool, style: ConsoleStyle) {
-        self.coordinator = coordinator
+        self.init(conversation: coordinator, editor: editor, services: services, interactive: interactive, style: style)
+    }
+
+    /// A controller of a room; on a terminal (`interactive`) lines apply at once, on a pipe each
+    /// waits until what the lines before it set off has been spoken.
+    public init(room: RoomCoordinator, editor: any LineEditor, interactive: Bool, style: ConsoleStyle) {
+        self.init(conversation: room, editor: editor, services: ReplServices(), interactive: interactive, style: style)
+    }
+
+    init(conversation: any Conversation, editor: any LineEditor, services: ReplServices, interactive: Bool, style: ConsoleStyle) {
+        self.conversation = conversation
         self.editor = editor
         self.services = services
         renderer = EventRenderer(interactive: interactive, style: style)
@@ -88,7 +59,7 @@ public actor ReplController {
     /// lines handled before this task runs already wait for the events before them.
     public func renderEvents() async {
         rendering = true
-        for await event in coordinator.events { render(event) }
+        await show(conversation)
         rendering = false
         let waiters = renderWaiters
         renderWaiters = []
@@ -100,17 +71,11 @@ public actor ReplController {
         rendering = true
     }
 
-    /// Shows one event.
-    public func render(_ event: DialogueEvent) {
-        defer { eventRendered() }
-        for action in renderer.render(event) { editor.perform(action) }
-    }
-
-    /// SIGTERM or SIGHUP arrived: the conversation ends now (speech stops, the turn in
-    /// progress is written), whatever input is being handled; later input is not taken.
+    /// SIGTERM or SIGHUP arrived: the conversation ends now (speech stops, what was in progress
+    /// is written), whatever input is being handled; later input is not taken.
     public func terminate() async {
         terminated = true
-        await coordinator.stop()
+        await conversation.stop()
     }
 
     /// Handles one input; returns false when the REPL should leave.
@@ -118,24 +83,47 @@ public actor ReplController {
         guard !terminated else { return false }
         switch input {
         case let .line(raw):
-            return await handleLine(raw.trimmingCharacters(in: .whitespaces))
+            await settleIfPiped()
+            guard !terminated else { return false }
+            return perform(await conversation.answer(raw.trimmingCharacters(in: .whitespaces), in: context))
         case .endOfInput:
-            if renderer.interactive { await coordinator.stop() } else { await coordinator.finishAndStop() }
+            if renderer.interactive { await conversation.stop() } else { await conversation.finishAndStop() }
             return false
         case .interrupt:
-            await coordinator.cancel()
-            return true
+            return perform(await conversation.interrupt())
         case .terminate:
-            await coordinator.stop()
+            await conversation.stop()
             return false
         case .notText:
-            if !renderer.interactive {
-                await coordinator.waitUntilReady()
-                await catchUpWithEvents()
+            await settleIfPiped()
+            return perform([.error("a line of the input is not UTF-8 text and was not taken; \(TextInput.conversionHint)")])
+        }
+    }
+
+    private var context: LineContext {
+        LineContext(interactive: renderer.interactive, services: services, typingAs: renderer.typingAs)
+    }
+
+    /// Shows or does what the conversation answered; false when the REPL should leave.
+    private func perform(_ answers: [LineAnswer]) -> Bool {
+        for answer in answers {
+            switch answer {
+            case let .line(text): editor.printLine(text)
+            case let .note(text): editor.perform(renderer.line(text, .dim))
+            case let .error(text): editor.perform(renderer.error(text))
+            case let .typeAs(party):
+                renderer.type(as: party)
+                editor.setPrompt(renderer.prompt)
+            case .leave: return false
             }
-            editor.printLine(renderer.style.paint(
-                "error: a line of the input is not UTF-8 text and was not taken; \(TextInput.conversionHint)", .red))
-            return true
+        }
+        return true
+    }
+
+    private func show(_ conversation: some Conversation) async {
+        for await event in conversation.events {
+            for action in event.actions(in: &renderer) { editor.perform(action) }
+            eventRendered()
         }
     }
 
@@ -146,79 +134,14 @@ public actor ReplController {
         due.forEach { $0.continuation.resume() }
     }
 
-    /// Returns when every event the conversation has emitted so far is shown, so that what this
-    /// controller prints itself comes after them (over a pipe, answers keep the order of the lines).
-    private func catchUpWithEvents() async {
+    /// On a pipe, returns once the conversation is ready for the next line and every event it
+    /// has emitted so far is shown, so that what this controller prints comes after them.
+    private func settleIfPiped() async {
+        guard !renderer.interactive else { return }
+        await conversation.waitForPipedLine()
         guard rendering else { return }
-        let emitted = await coordinator.emittedEvents
+        let emitted = await conversation.emittedEvents
         guard renderedEvents < emitted else { return }
         await withCheckedContinuation { renderWaiters.append((emitted, $0)) }
-    }
-
-    private func handleLine(_ line: String) async -> Bool {
-        if !renderer.interactive {
-            await coordinator.waitUntilReady()
-            await catchUpWithEvents()
-        }
-        guard !terminated else { return false }
-        if line.hasPrefix(":") {
-            switch CommandParser.parse(line) {
-            case let .success(command): return await execute(command)
-            case let .failure(error): editor.printLine(renderer.style.paint("error: \(error)", .red))
-            }
-        } else if line.isEmpty, renderer.interactive {
-            await coordinator.endTurn()
-        } else {
-            await coordinator.submitTyped(line)
-        }
-        return true
-    }
-
-    /// Runs a command; returns false for `:quit`.
-    func execute(_ command: ReplCommand) async -> Bool {
-        switch command {
-        case .quit:
-            await coordinator.stop()
-            return false
-        case let .help(command): editor.printLine(CommandParser.helpText(for: command))
-        case .swap: await coordinator.swap()
-        case let .locale(side, text): await changeLocale(side, text)
-        case let .voice(side, identifier): await coordinator.setVoice(identifier, for: side)
-        case let .rate(side, rate): await coordinator.setRate(rate, for: side)
-        case let .mode(mode): await coordinator.setMode(mode)
-        case let .turns(turns): await coordinator.setTurnTaking(turns)
-        case .flip: await coordinator.flip()
-        case let .say(text): await coordinator.say(text)
-        case .repeatLast: await coordinator.repeatLast()
-        case let .dictionary(arguments): editor.printLine(await services.dictionary(arguments))
-        case let .glossary(arguments): editor.printLine(await services.glossary(arguments))
-        case let .transcript(path): await transcript(path)
-        case .languages: editor.printLine(await services.languages())
-        case let .correction(on): await coordinator.setCorrection(on)
-        case let .bargeIn(on): await coordinator.setBargeIn(on)
-        case let .simultaneous(on): await coordinator.setSimultaneous(on)
-        case let .recognizer(side, name):
-            let configuration = await coordinator.configuration
-            editor.printLine(await services.recognizer(configuration[.a].locale, configuration[.b].locale, side, name))
-        case let .phrases(text): editor.printLine(await services.phrases(text))
-        }
-        return true
-    }
-
-    private func changeLocale(_ side: DialogueSide, _ text: String) async {
-        do {
-            await coordinator.setLocale(try services.resolveLocale(text), for: side)
-        } catch {
-            editor.printLine(renderer.style.paint("error: \(error)", .red))
-        }
-    }
-
-    private func transcript(_ path: String?) async {
-        if let path {
-            await coordinator.switchTranscript(to: (path as NSString).expandingTildeInPath)
-        } else {
-            let current = await coordinator.transcriptPath
-            editor.printLine(current.map { "transcript: \($0)" } ?? "the transcript is not being written; :transcript FILE starts it")
-        }
     }
 }

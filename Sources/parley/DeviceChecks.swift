@@ -59,6 +59,11 @@ struct Microphone {
     var source: String?
     var cookie: PulseCookie?
 
+    /// The microphone of a session with `options`.
+    init(_ options: AudioSessionOptions) {
+        (server, source, cookie) = (options.server, options.source, options.cookie)
+    }
+
     /// The source as written, nil for the server's default however it is written.
     var writtenSource: String? { source == "@DEFAULT_SOURCE@" ? nil : source }
 

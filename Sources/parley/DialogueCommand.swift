@@ -48,15 +48,7 @@ struct DialogueCommand: AsyncParsableCommand {
             help: ArgumentHelp("Side B's own audio server (tcp:HOST:PORT for another machine, unix:/PATH; default: side A's).", valueName: "address"))
     var serverB: String?
 
-    @OptionGroup var common: CommonOptions
-
-    @OptionGroup var recognition: RecognitionChoiceOptions
-
-    @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn) to this file.", valueName: "file"))
-    var transcript: String?
-
-    @Option(name: .customLong("endpoint-ms"), parsing: .unconditional, help: ArgumentHelp("Trailing silence that ends a spoken turn.", valueName: "ms"))
-    var endpointMilliseconds = 500
+    @OptionGroup var options: ConversationOptions
 
     @Option(help: ArgumentHelp("alternate: sides take turns; auto: either side may speak, each utterance goes to the side whose language it is (needs Whisper).",
                                valueName: "alternate|auto"))
@@ -107,19 +99,10 @@ struct DialogueCommand: AsyncParsableCommand {
     @Flag(help: "Print translations without speaking them.")
     var mute = false
 
-    @Flag(name: .customLong("no-transcript"), help: "Write no transcript.")
-    var noTranscript = false
-
-    @Flag(name: .customLong("no-history"), help: "Keep no input history.")
-    var noHistory = false
+    var common: CommonOptions { options.common }
+    var recognition: RecognitionChoiceOptions { options.recognition }
 
     func validate() throws {
-        guard (50...10_000).contains(endpointMilliseconds) else {
-            throw ValidationError("--endpoint-ms must be between 50 and 10000 milliseconds")
-        }
-        if noTranscript, transcript != nil {
-            throw ValidationError("--transcript and --no-transcript cannot be used together")
-        }
         let devices: SideDevicePlan
         do {
             devices = try sideDevices()
@@ -175,7 +158,7 @@ struct DialogueCommand: AsyncParsableCommand {
             try UnservedLocale.check(sides.1, talkingWith: sides.0, in: inventory)
             var configuration = DialogueConfiguration(
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
-                endpointMilliseconds: endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
+                endpointMilliseconds: options.endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
             var (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
@@ -194,25 +177,15 @@ struct DialogueCommand: AsyncParsableCommand {
             }
             configuration.simultaneous = simultaneous
             if let commitPolicy { configuration.commitPolicy = commitPolicy.policy }
-            let transcriptWriter = try openTranscript(directories)
-            // The default file is Parley's own choice: one that a conversation left empty (no turn) is not kept.
-            defer { if transcript == nil { transcriptWriter?.removeIfNothingWritten() } }
+            let transcriptWriter = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
+            defer { options.keepTranscript(transcriptWriter) }
             let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcriptWriter)
-            let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
             let repl = Repl(coordinator: coordinator,
                             services: await services(registry, directories, [sides.0, sides.1], router: router,
                                                      synthesizer: stages.synthesizer as? ESpeakSynthesizer, inventory: inventory),
-                            options: .detect(historyFile: history))
+                            options: options.replOptions(directories))
             try await repl.run()
         }
-    }
-
-    /// A refusal before the conversation starts, in one sentence.
-    struct StartRefused: Error, CustomStringConvertible { var description: String }
-
-    /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
-    private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
-        try openTranscriptFile(transcript, none: noTranscript, directories)
     }
 
     private func services(_ registry: LocaleRegistry, _ directories: DataDirectories,
@@ -254,25 +227,4 @@ private func languagesTable(_ common: CommonOptions) async -> String {
         let rows = LanguagesCommand.rows(try await Inventory.gather(common), all: false)
         return LanguagesCommand.table(rows).trimmingCharacters(in: .newlines)
     } catch { return "cannot list the languages: \(error)" }
-}
-
-/// The transcript writer of a conversation: none with `--no-transcript`; `--transcript FILE`
-/// must open (else the conversation does not start, in one sentence); the default file under
-/// the state directory may fail with a warning.
-func openTranscriptFile(_ path: String?, none: Bool, _ directories: DataDirectories) throws -> TranscriptWriter? {
-    guard !none else { return nil }
-    if let path {
-        do {
-            return try TranscriptWriter(path: path)
-        } catch let refused as TranscriptError {
-            throw DialogueCommand.StartRefused(description: refused.atStartDescription)
-        }
-    }
-    let defaultPath = TranscriptWriter.defaultPath(stateDirectory: directories.state)
-    do {
-        return try TranscriptWriter(path: defaultPath)
-    } catch {
-        printError("\(error); continuing without a transcript")
-        return nil
-    }
 }

@@ -1,15 +1,9 @@
 import ArgumentParser
 import Audio
 import Dialogue
-import Foundation
 import Locales
-import Logging
 import ParleyCore
-import Recognition
 import REPL
-import Synthesis
-import Translation
-import WhisperRecognition
 
 /// `parley room PARTY PARTY [PARTY…]`: a conversation of two or more people, each with their
 /// own microphone and speaker, on this machine's audio server or another's.
@@ -37,30 +31,11 @@ struct RoomCommand: AsyncParsableCommand {
                                  valueName: "party"))
     var parties: [String] = []
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var options: ConversationOptions
 
-    @OptionGroup var recognition: RecognitionChoiceOptions
-
-    @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per utterance) to this file.", valueName: "file"))
-    var transcript: String?
-
-    @Option(name: .customLong("endpoint-ms"), parsing: .unconditional,
-            help: ArgumentHelp("Trailing silence that ends an utterance.", valueName: "ms"))
-    var endpointMilliseconds = 500
-
-    @Flag(name: .customLong("no-transcript"), help: "Write no transcript.")
-    var noTranscript = false
-
-    @Flag(name: .customLong("no-history"), help: "Keep no input history.")
-    var noHistory = false
+    var common: CommonOptions { options.common }
 
     func validate() throws {
-        guard (50...10_000).contains(endpointMilliseconds) else {
-            throw ValidationError("--endpoint-ms must be between 50 and 10000 milliseconds")
-        }
-        if noTranscript, transcript != nil {
-            throw ValidationError("--transcript and --no-transcript cannot be used together")
-        }
         // Parties never start with a dash: what does is an option the room does not have.
         if let option = parties.first(where: { $0.hasPrefix("-") }) {
             throw ValidationError("\(option) is not an option of room; see `parley room --help`")
@@ -71,29 +46,9 @@ struct RoomCommand: AsyncParsableCommand {
         if common.source != nil || common.sink != nil {
             throw ValidationError("--source and --sink name one microphone and one speaker; give each party its own, as in en-US,source=NAME,sink=NAME")
         }
-        let members = try readParties()
-        let cookies = try readCookies(members)
-        let microphones = members.indices.map {
-            Microphone(server: members[$0].server ?? common.server, source: members[$0].source, cookie: cookies[$0])
-        }
-        if let shared = DeviceChecks.sharedMicrophone(microphones) {
+        let devices = try partyDevices()
+        if let shared = DeviceChecks.sharedMicrophone(devices.map(Microphone.init)) {
             throw ValidationError("parties \(shared.first + 1) and \(shared.second + 1) would share one microphone (\(shared.microphone)): each needs their own source=, or each would hear the other's words as theirs")
-        }
-    }
-
-    /// Each party's cookie, read (nil: none of its own); a file that is not a cookie, or a
-    /// `$PULSE_COOKIE` that is not one when a party has none of its own, is refused in one sentence.
-    private func readCookies(_ members: [RoomParty]) throws -> [PulseCookie?] {
-        do {
-            let cookies = try members.indices.map { index throws(DeviceRefusal) in
-                try members[index].cookie.map { path throws(DeviceRefusal) in
-                    try DeviceChecks.cookie(path, of: "party \(index + 1)", server: members[index].server ?? common.server)
-                }
-            }
-            if cookies.contains(where: { $0 == nil }) { try DeviceChecks.environmentCookie() }
-            return cookies
-        } catch {
-            throw ValidationError(error.description)
         }
     }
 
@@ -106,113 +61,66 @@ struct RoomCommand: AsyncParsableCommand {
         }
     }
 
+    /// Each party's devices, server and cookie (read: a file that is not a cookie, or a
+    /// `$PULSE_COOKIE` that is not one when a party has none of its own, is refused in one sentence).
+    private func partyDevices() throws -> [AudioSessionOptions] {
+        let members = try readParties()
+        do {
+            let devices = try members.indices.map { index throws(DeviceRefusal) in
+                var options = common.audioSessionOptions()
+                options.server = members[index].server ?? common.server
+                options.source = members[index].source
+                options.sink = members[index].sink
+                let server = options.server
+                options.cookie = try members[index].cookie.map { path throws(DeviceRefusal) in
+                    try DeviceChecks.cookie(path, of: "party \(index + 1)", server: server)
+                }
+                return options
+            }
+            if devices.contains(where: { $0.cookie == nil }) { try DeviceChecks.environmentCookie() }
+            return devices
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() async throws {
         try await reportingFailure {
             let directories = try common.directories()
             let inventory = try await Inventory.gather(common)
             let registry = inventory.locales
-            let members = try readParties()
             var locales: [LocaleTag] = []
-            for party in members {
+            for party in try readParties() {
                 let locale = try registry.resolve(party.locale.description)
                 try UnservedLocale.check(locale, in: inventory)
                 locales.append(locale)
             }
-            var stages = try await openRoom(members, cookies: try readCookies(members), directories, registry, locales: locales)
+            var stages = try await openRoom(try partyDevices(), directories, registry, locales: locales)
             stages.waitGivenUp = { printError("\($0); leaving") }
-            let writer: TranscriptWriter?
-            do {
-                writer = try openTranscript(directories)
-            } catch {
-                await stages.shutdown()
-                throw error
-            }
-            defer { if transcript == nil { writer?.removeIfNothingWritten() } }
-            let room = RoomCoordinator(stages: stages, transcript: writer, endpointMilliseconds: endpointMilliseconds)
-            let history = noHistory ? nil : ReplOptions.historyPath(stateDirectory: directories.state)
-            try await RoomRepl(room: room, options: .detect(historyFile: history)).run()
+            let writer = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
+            defer { options.keepTranscript(writer) }
+            let room = RoomCoordinator(stages: stages, transcript: writer, endpointMilliseconds: options.endpointMilliseconds)
+            try await Repl(room: room, options: options.replOptions(directories)).run()
         }
     }
 
     /// Every party's audio session, opened now (a party who cannot be reached ends the room
     /// before it starts, in one sentence), and the engines they share.
-    private func openRoom(_ members: [RoomParty], cookies: [PulseCookie?], _ directories: DataDirectories, _ registry: LocaleRegistry,
+    private func openRoom(_ devices: [AudioSessionOptions], _ directories: DataDirectories, _ registry: LocaleRegistry,
                           locales: [LocaleTag]) async throws -> RoomStages {
-        let translator = makeApertium(directories, registry)
-        let synthesizer = makeESpeak(directories, languages: Array(Set(locales.map(\.language))))
-        async let recognizers = startRecognizers(recognition, directories, registry, locales: locales,
-                                                 endpointMilliseconds: endpointMilliseconds)
-        var sessions: [AudioSession] = []
-        var failure: (any Error)?
-        // One connection per server (and cookie), shared by the parties on it.
-        var connections: [ServerKey: AudioConnection] = [:]
-        for (index, party) in members.enumerated() {
-            var options = common.audioSessionOptions()
-            options.server = party.server ?? common.server
-            options.source = party.source
-            options.sink = party.sink
-            options.cookie = cookies[index]
-            let key = ServerKey(server: options.server, cookie: options.cookie)
-            let connection = connections[key] ?? AudioConnection(server: options.server, cookie: options.cookie,
-                                                                 applicationName: options.applicationName)
-            connections[key] = connection
-            let session = AudioSession(options: options, connection: connection,
-                                       logger: Logger(label: "parley.audio.party\(index + 1)"))
-            do {
-                try await session.open()
-                sessions.append(session)
-            } catch let unavailable as AudioServerUnavailable {
-                failure = PartyUnreachable(party: index + 1, server: options.server,
-                                           reason: "\(unavailable.reason); start that server, or check its address and cookie")
-                break
-            } catch {
-                failure = PartyUnreachable(party: index + 1, server: options.server, reason: "\(error)")
-                break
-            }
+        let parties = devices.indices.map { PartyAudio(name: "party \($0 + 1)", logLabel: "parley.audio.party\($0 + 1)", options: devices[$0]) }
+        let opened = await openConversation(parties, locales: locales, recognition: options.recognition,
+                                            endpointMilliseconds: options.endpointMilliseconds, directories, registry)
+        if let unreachable = opened.unreachable {
+            await opened.shutdown()
+            throw unreachable
         }
-        // Every pair, both ways, so the first utterance does not wait for Apertium to load.
-        for source in Set(locales) {
-            for target in Set(locales) where source.language != target.language {
-                try? await translator.prepare(from: source, to: target)
-            }
+        let members = devices.indices.map { index in
+            let session = opened.audio[index].session
+            return RoomMember(locale: locales[index], source: session, sink: session, audioEvents: session?.events,
+                              place: devices[index].server ?? "the default server")
         }
-        let (router, limitations) = await recognizers
-        let opened = sessions
-        let shutdown: @Sendable () async -> Void = {
-            for session in opened { await session.close() }
-            await translator.shutdown()
-            await router?.whisper?.worker.shutdown()
-        }
-        if let failure {
-            await shutdown()
-            throw failure
-        }
-        let server = common.server
-        let roomMembers = members.indices.map { index in
-            RoomMember(locale: locales[index], source: sessions[index], sink: sessions[index], audioEvents: sessions[index].events,
-                       place: members[index].server ?? server ?? "the default server")
-        }
-        return RoomStages(members: roomMembers, recognizer: router,
-                          translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: directories.user)),
-                          synthesizer: synthesizer, limitations: limitations, shutdown: shutdown)
-    }
-
-    /// A server as a connection reaches it: its address and the cookie shown to it.
-    private struct ServerKey: Hashable {
-        var server: String?
-        var cookie: PulseCookie?
-    }
-
-    /// A party's audio server could not be reached when the room opened.
-    struct PartyUnreachable: Error, CustomStringConvertible {
-        var party: Int
-        var server: String?
-        var reason: String
-        var description: String { "party \(party) cannot be reached on \(server ?? "the default server"): \(reason)" }
-    }
-
-    /// The transcript writer: `--transcript FILE` must open; the default file may fail with a warning.
-    private func openTranscript(_ directories: DataDirectories) throws -> TranscriptWriter? {
-        try openTranscriptFile(transcript, none: noTranscript, directories)
+        return RoomStages(members: members, recognizer: opened.recognizer, translator: opened.translator,
+                          synthesizer: opened.synthesizer, limitations: opened.limitations, shutdown: opened.shutdown)
     }
 }

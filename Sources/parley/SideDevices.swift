@@ -55,9 +55,7 @@ struct SideDevicePlan {
         b.cookie = cookie ?? (server == nil ? a.cookie : nil)
         self.b = b
         if a.cookie == nil || b.cookie == nil { try DeviceChecks.environmentCookie() }
-        let microphones = [Microphone(server: a.server, source: a.source, cookie: a.cookie),
-                           Microphone(server: b.server, source: b.source, cookie: b.cookie)]
-        if let shared = DeviceChecks.sharedMicrophone(microphones) {
+        if let shared = DeviceChecks.sharedMicrophone([Microphone(a), Microphone(b)]) {
             throw DeviceRefusal("sides A and B would share one microphone (\(shared.microphone)): give side B its own with --source-b, or leave out the -b options to share one microphone and speaker")
         }
     }

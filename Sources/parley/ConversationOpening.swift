@@ -1,0 +1,100 @@
+import Audio
+import Locales
+import ParleyCore
+import Recognition
+import Synthesis
+import Translation
+
+// MARK: - The one place a conversation's engines start and its parties' sessions open
+
+/// A dialogue's or a room's engines, started, and its parties' audio sessions, opened.
+struct OpenedConversation {
+    /// Apertium behind the user's glossaries.
+    var translator: GlossaryTranslator
+    var synthesizer: ESpeakSynthesizer?
+    /// Nil with no recognition (`--typed-only`), or when no recognizer can start.
+    var recognizer: RecognizerRouter?
+    /// One per party, in their order, up to and with the first whose session did not open.
+    var audio: [OpenedAudio]
+    /// The first party whose session did not open, in one sentence.
+    var unreachable: PartyUnreachable?
+    /// What recognition cannot do here, one sentence each.
+    var limitations: [String]
+    /// Closes every session and stops the engines.
+    var shutdown: @Sendable () async -> Void
+}
+
+/// Starts what a conversation between `locales` runs on: Apertium with every direction between
+/// them loaded, eSpeak NG with their pronunciation dictionaries, the recognizers `recognition`
+/// asks for (none when nil) with each locale's engine loaded, and the audio session of each
+/// of `parties` (see `openSessions`), all before the first word.
+func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], recognition: RecognitionChoiceOptions?,
+                      endpointMilliseconds: Int, _ directories: DataDirectories, _ registry: LocaleRegistry) async -> OpenedConversation {
+    let translator = makeApertium(directories, registry)
+    let languages = locales.map(\.language).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    let synthesizer = makeESpeak(directories, languages: languages)
+    // Whisper's worker loads for seconds: in parallel with the sessions and Apertium.
+    async let recognizers = startRecognizers(recognition, directories, registry, locales: locales,
+                                             endpointMilliseconds: endpointMilliseconds)
+    let audio = await openSessions(parties)
+    // Every direction, so the first utterance does not wait for Apertium to load.
+    for source in Set(locales) {
+        for target in Set(locales) where target != source {
+            try? await translator.prepare(from: source, to: target)
+        }
+    }
+    let (router, limitations) = await recognizers
+    let sessions = audio.compactMap(\.session)
+    return OpenedConversation(
+        translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: directories.user)),
+        synthesizer: synthesizer, recognizer: router, audio: audio,
+        unreachable: zip(parties, audio).lazy.compactMap { $1.unreachable($0) }.first, limitations: limitations,
+        shutdown: {
+            // Each session unloads its own canceller.
+            for session in sessions { await session.close() }
+            await translator.shutdown()
+            await router?.whisper?.worker.shutdown()
+        })
+}
+
+/// Apertium with the installed packages and the translation clean-up tables.
+func makeApertium(_ directories: DataDirectories, _ registry: LocaleRegistry) -> ApertiumTranslator {
+    let packages = (try? ApertiumPackageIndex.load(from: directories.layered)) ?? ApertiumPackageIndex()
+    let cleanup = (try? TranslationCleanup.load(from: directories.layered)) ?? TranslationCleanup()
+    return ApertiumTranslator(locales: registry.catalog, packages: packages, configuration: .init(cleanup: cleanup))
+}
+
+/// eSpeak NG with the pronunciation dictionaries of `languages`.
+func makeESpeak(_ directories: DataDirectories, languages: [String]) -> ESpeakSynthesizer? {
+    let overrides = loadPronunciationOverrides(directories, languages: languages)
+    return try? ESpeakSynthesizer(dataDirectories: directories.layered, overrides: overrides)
+}
+
+/// The recognizer router `choice` asks for (none for nil), with the engine of each of `locales`
+/// started now (Whisper's worker takes seconds to load). A locale no recognizer serves is
+/// typed-only; the conversation says so itself.
+func startRecognizers(_ choice: RecognitionChoiceOptions?, _ directories: DataDirectories, _ registry: LocaleRegistry,
+                      locales: [LocaleTag], endpointMilliseconds: Int) async -> (RecognizerRouter?, [String]) {
+    guard let choice else { return (nil, []) }
+    let router: RecognizerRouter
+    do {
+        router = try makeRecognizerRouter(choice, directories: directories, priorities: registry.priorities)
+    } catch {
+        return (nil, ["speech cannot be recognized: \(error)"])
+    }
+    var limitations: [String] = []
+    if let whisper = router.whisper {
+        do { try await whisper.start() } catch { limitations.append("Whisper recognition is unavailable: \(error)") }
+    }
+    for locale in Set(locales) where await router.engine(for: locale) == .pocketsphinx {
+        do {
+            try await router.pocketsphinx?.preload(locale, endpointMilliseconds: endpointMilliseconds)
+        } catch {
+            limitations.append("speech in \(locale) cannot be recognized: \(error)")
+        }
+    }
+    return (router, limitations)
+}
+
+/// A refusal before the conversation starts, in one sentence.
+struct StartRefused: Error, CustomStringConvertible { var description: String }
