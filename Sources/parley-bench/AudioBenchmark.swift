@@ -152,7 +152,7 @@ struct AudioBenchmark: AsyncParsableCommand {
                 return try measureMilliseconds {
                     let player = try ProcessRunner.start(["paplay", "--device=\(Self.sink)", "--raw", "--rate=22050",
                                                  "--channels=1", "--format=s16le", file.path])
-                    defer { player.waitUntilExit() }
+                    defer { player.waitForExit() }
                     while try recorder.readBlock().level.peak < 0.1 {}
                 }
             })
