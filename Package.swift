@@ -147,7 +147,7 @@ var targets: [Target] = [
         name: "parley-bench",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
-            "WhisperRecognition", "Translation", "ProcessHarness",
+            "WhisperRecognition", "Translation", "ChildProcesses", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),
