@@ -112,7 +112,9 @@ var targets: [Target] = [
     .target(
         name: "DialogueTestSupport", dependencies: ["Dialogue", "ParleyCoreFakes"], path: "Tests/DialogueTestSupport",
         swiftSettings: strict),
-    .testTarget(name: "DialogueTests", dependencies: ["Dialogue", "ParleyCoreFakes", "DialogueTestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "DialogueTests", dependencies: ["Dialogue", "ParleyCoreFakes", "DialogueTestSupport", "ChildProcesses"],
+        swiftSettings: strict),
 
     // MARK: REPL
     .target(name: "REPL", dependencies: ["ParleyCore", "Dialogue", "CReadline"], swiftSettings: strict),
@@ -145,16 +147,18 @@ var targets: [Target] = [
         name: "parley-bench",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
-            "WhisperRecognition", "Translation", "ProcessHarness",
+            "WhisperRecognition", "Translation", "ChildProcesses", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),
 
     // MARK: Test support and end-to-end tests
     // Child processes and null sinks, for the tests and the benchmarks alike.
-    .target(name: "ProcessHarness", path: "Tests/ProcessHarness", swiftSettings: strict),
+    .target(name: "ProcessHarness", dependencies: ["ChildProcesses"], path: "Tests/ProcessHarness", swiftSettings: strict),
     .testTarget(name: "ProcessHarnessTests", dependencies: ["ProcessHarness"], swiftSettings: strict),
-    .target(name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strict),
+    .target(
+        name: "TestSupport", dependencies: ["ParleyCore", "ProcessHarness", "ChildProcesses"], path: "Tests/TestSupport",
+        swiftSettings: strict),
     .target(name: "TranslationReference", dependencies: ["Locales", "Translation", "ProcessHarness"],
             path: "Tests/TranslationReference", swiftSettings: strict),
     .testTarget(

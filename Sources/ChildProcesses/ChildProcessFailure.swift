@@ -13,6 +13,8 @@ public struct ChildProcessFailure: Error, Sendable, Equatable, CustomStringConve
         case exited(status: Int32?, stderrTail: String)
         /// No answer came within the time allowed.
         case timedOut(seconds: Double)
+        /// The process exited, but one it started (and left running) still holds its output open.
+        case outputHeldOpen
         /// The answer grew past `bytes` without ending.
         case answerTooLong(bytes: Int)
         /// The answer was not the one to the request (a stage flushed on its own, an answer to
@@ -39,6 +41,8 @@ public struct ChildProcessFailure: Error, Sendable, Equatable, CustomStringConve
             "\(child) stopped" + (status.map(Self.status) ?? "") + (stderrTail.isEmpty ? "" : ": \(stderrTail)")
         case let .timedOut(seconds):
             "\(child) gave no answer within \(Self.seconds(seconds))"
+        case .outputHeldOpen:
+            "\(child) exited, but a process it started still holds its output open"
         case let .answerTooLong(bytes):
             "\(child)'s answer passed \(bytes) bytes without ending"
         case let .outOfStep(detail):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audio
+import ChildProcesses
 import Foundation
 import Logging
 import ParleyCore
@@ -152,7 +153,7 @@ struct AudioBenchmark: AsyncParsableCommand {
                 return try measureMilliseconds {
                     let player = try ProcessRunner.start(["paplay", "--device=\(Self.sink)", "--raw", "--rate=22050",
                                                  "--channels=1", "--format=s16le", file.path])
-                    defer { player.waitUntilExit() }
+                    defer { player.waitForExit() }
                     while try recorder.readBlock().level.peak < 0.1 {}
                 }
             })
@@ -225,20 +226,13 @@ private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 
 /// A running `parec` on a source, read in 10 ms blocks of 16 kHz mono samples.
 private final class Recorder {
-    private let process: Process
-    private let output: FileHandle
+    private let process: SpawnedProcess
 
     /// Starts `parec` on `source`; `latencyMilliseconds` nil keeps parec's default buffering.
     init(source: String, latencyMilliseconds: Int? = 10) throws {
-        let pipe = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        process.arguments = ["--device=\(source)", "--raw", "--rate=16000", "--channels=1", "--format=s16le"]
-            + (latencyMilliseconds.map { ["--latency-msec=\($0)"] } ?? [])
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        output = pipe.fileHandleForReading
-        try process.run()
+        process = try SpawnedProcess(["/usr/bin/parec", "--device=\(source)", "--raw", "--rate=16000", "--channels=1", "--format=s16le"]
+                                         + (latencyMilliseconds.map { ["--latency-msec=\($0)"] } ?? []),
+                                     name: "parec", standardInput: .discarded, standardError: .discarded)
     }
 
     /// The next 10 ms of audio (160 samples), waiting up to 5 s for it.
@@ -247,7 +241,7 @@ private final class Recorder {
         var filled = 0
         while filled < 320 {
             guard isReadable(waitingMilliseconds: 5_000) else { throw ValidationError("parec delivered no audio for 5 s") }
-            let count = samples.withUnsafeMutableBytes { Foundation.read(output.fileDescriptor, $0.baseAddress! + filled, 320 - filled) }
+            let count = samples.withUnsafeMutableBytes { Foundation.read(process.output, $0.baseAddress! + filled, 320 - filled) }
             guard count > 0 else { throw ValidationError("parec stopped delivering audio") }
             filled += count
         }
@@ -255,13 +249,12 @@ private final class Recorder {
     }
 
     private func isReadable(waitingMilliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, waitingMilliseconds) > 0
     }
 
-    /// Kills parec: SIGKILL, because a child can inherit a mask that blocks SIGTERM.
+    /// Kills parec at once: its raw samples cannot be left half-written.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.tearDown(.kill)
     }
 }

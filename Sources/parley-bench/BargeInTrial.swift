@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import ProcessHarness
 
@@ -82,7 +83,7 @@ struct BargeInTrial {
 
 /// `parec` of a monitor into a raw 16 kHz mono file, readable while it records.
 struct MonitorRecorder {
-    private let process: Process
+    private let process: SpawnedProcess
     private let path: String
 
     /// Starts recording (a file already at `path` is replaced) and returns once samples arrive.

@@ -1,4 +1,5 @@
 import Audio
+import ChildProcesses
 import Foundation
 import ProcessHarness
 
@@ -119,8 +120,8 @@ extension DialogueBenchmark {
     func naiveTurns(devices: Devices) async throws -> (latencies: Timings, silent: Int) {
         var latencies: [Double] = [], silent = 0
         for turn in 0...turns {
-            let group = try startNaivePipeline(devices)
-            defer { stopGroup(recordedIn: group) }
+            let pipeline = try startNaivePipeline(devices)
+            defer { pipeline.tearDown(.killGroup) }
             try await Task.sleep(for: .seconds(3))  // the decoder loads its model and opens the microphone
             devices.resetTaps()
             try play(into: devices.microphone)
@@ -137,32 +138,17 @@ extension DialogueBenchmark {
         return (Timings(latencies), silent)
     }
 
-    /// Starts the naive pipeline in a process group of its own; returns the file holding the group's id.
-    private func startNaivePipeline(_ devices: Devices) throws -> String {
+    /// Starts the naive pipeline in a process group of its own, which `tearDown(.killGroup)` stops as one.
+    private func startNaivePipeline(_ devices: Devices) throws -> SpawnedProcess {
         let script = """
-            echo $$ > "$3"
             exec pocketsphinx_continuous -inmic yes -adcdev "$1" -logfn /dev/null | \
             while IFS= read -r line; do
               printf '%s\\n' "$line" | apertium -u eng-spa | espeak-ng -v es --stdout | paplay --device="$2"
             done
             """
-        let pipeline = Process()
-        pipeline.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")  // its own process group, stopped as one
-        let groupFile = FileManager.default.temporaryDirectory.appendingPathComponent("naive-\(getpid()).pid").path
-        try? FileManager.default.removeItem(atPath: groupFile)
-        pipeline.arguments = ["/bin/sh", "-c", script, "sh", devices.microphone.monitor, devices.speaker.name, groupFile]
-        (pipeline.standardOutput, pipeline.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
-        try pipeline.run()
-        return groupFile
-    }
-
-    /// Stops the naive pipeline: the shell that `setsid` started wrote its pid, the group's id.
-    /// SIGKILL, because a blocked SIGTERM may have been inherited.
-    private func stopGroup(recordedIn file: String) {
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-              let group = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), group > 1 else { return }
-        kill(-group, SIGKILL)
+        return try SpawnedProcess(["/bin/sh", "-c", script, "sh", devices.microphone.monitor, devices.speaker.name],
+                                  name: "the naive pipeline", standardInput: .discarded, standardOutput: .discarded,
+                                  standardError: .discarded)
     }
 
     /// Waits until the speaker has sounded after the recording and then been quiet for a second.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import ParleyCore
 import Synthesis
@@ -53,20 +54,17 @@ struct SynthesisBenchmark: AsyncParsableCommand {
 
     /// The naive way: spawn `espeak-ng --stdout`, first audio when bytes past the WAV header arrive.
     private func commandLine(_ text: String) throws -> Sample {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-        process.arguments = ["-v", "en-us", "--stdout", text]
-        let pipe = Pipe()
-        process.standardOutput = pipe
         let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
+        let process = try SpawnedProcess(["/usr/bin/espeak-ng", "-v", "en-us", "--stdout", text], name: "espeak-ng",
+                                         standardInput: .discarded, standardError: .discarded)
         var received = 0
         var first: Double?
-        while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
-            received += data.count
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let count = read(process.output, &chunk, chunk.count), count > 0 || count < 0 && errno == EINTR {
+            received += max(count, 0)
             if first == nil, received > 44 { first = Self.milliseconds(since: start) }
         }
-        process.waitUntilExit()
+        process.waitForExit()
         return Sample(firstAudio: first ?? .nan, total: Self.milliseconds(since: start),
                       audioSeconds: AudioFormat.synthesis.duration(ofSamples: (received - 44) / 2))
     }

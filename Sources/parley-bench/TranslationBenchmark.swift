@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import Locales
 import ParleyCore
@@ -114,19 +115,8 @@ extension TranslationBenchmark {
 
     /// `printf '%s\n' TEXT | apertium ARGUMENTS…`, trimmed; no shell.
     static func spawnApertium(_ arguments: [String], _ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/apertium")
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data((text + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try ToolRun(["/usr/bin/apertium"] + arguments, input: Array((text + "\n").utf8), name: "apertium", timeout: 120)
+        return run.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

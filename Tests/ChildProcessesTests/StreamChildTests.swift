@@ -95,27 +95,3 @@ import Testing
         #expect(tail.bytes == [UInt8](repeating: UInt8(ascii: "x"), count: 100))
     }
 }
-
-/// `ToolRun` on `/bin/sh`.
-@Suite struct ToolRunTests {
-    @Test("a tool run to its end gives its status, its output and its stderr")
-    func runsToTheEnd() throws {
-        // More stderr than a pipe holds before the output: both are read together, or it stalls.
-        let run = try ToolRun(["/bin/sh", "-c", "yes e | head -c 200000 >&2; echo; echo 'last problem' >&2; echo out; exit 7"],
-                              name: "the tool", timeout: 60)
-        #expect(run.status == 7)
-        #expect(run.outputText == "\nout\n")
-        #expect(run.errors.lastLine == "last problem" && run.errors.bytes.count == 4096)
-    }
-
-    @Test("a tool that runs past its time is killed with its group and reaped")
-    func timesOut() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tool-run-\(getpid())").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        #expect(throws: ChildProcessFailure("the tool", .timedOut(seconds: 0.5))) {
-            try ToolRun(["/bin/sh", "-c", "sleep 1000 & echo $! > \(file); wait"], name: "the tool", timeout: 0.5)
-        }
-        let sleeper = try #require(Int32(try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(try await Children.eventually { !Children.isRunning(sleeper) }, "the tool's sleep outlived the timeout")
-    }
-}

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// A 16 KiB tmpfs holding an empty transcript file and a filler that takes every
@@ -34,15 +35,8 @@ struct FullDisk {
         try? FileManager.default.removeItem(atPath: mount)
     }
 
-    /// Runs `command` through env with its output discarded; whether it exited 0.
+    /// Runs `command` through env (for at most 60 s), its output unread; whether it exited 0.
     static func run(_ command: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ToolRun(["/usr/bin/env"] + command, name: command[0], timeout: 60))?.status == 0
     }
 }

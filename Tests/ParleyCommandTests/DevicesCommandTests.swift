@@ -76,10 +76,7 @@ import TestSupport
         let started = ContinuousClock.now
         let process = try ProcessRunner.start(["parec", "--device=\(source)", "--raw", file],
                                               environment: TestAudioServer.environment())
-        defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        defer { process.tearDown(.kill) }
         while ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0) == 0 {
             guard process.isRunning, started.duration(to: .now) < .seconds(20) else {
                 throw ProcessRunner.Failure(message: "parec recorded nothing of \(source) within 20 s")

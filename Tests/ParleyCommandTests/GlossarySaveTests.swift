@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 import TestSupport
@@ -6,12 +7,8 @@ import TestSupport
 @Suite("Atomic glossary saves", .serialized)
 struct GlossarySaveTests {
     /// Starts `parley glossary add en es TERM TARGET` on `directory`.
-    static func startAdd(_ term: String, directory: String) throws -> Process {
-        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "glossary", "add", "en", "es", term, "objetivo", "--dictionaries", directory])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func startAdd(_ term: String, directory: String) throws -> SpawnedProcess {
+        try ProcessRunner.start([ProcessRunner.parleyBinary, "glossary", "add", "en", "es", term, "objetivo", "--dictionaries", directory])
     }
 
     /// The glossary's sources as `parley glossary export` reads them, failing the test on any warning.
@@ -52,9 +49,7 @@ struct GlossarySaveTests {
             } else {
                 Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal {
+            if case .signalled = process.tearDown(.kill) {
                 killed += 1
                 if InterruptedSaves.clear(under: directory.path) > 0 { duringWrite += 1 }
             }

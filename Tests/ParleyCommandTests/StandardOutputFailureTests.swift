@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 import TestSupport
@@ -36,18 +37,10 @@ struct StandardOutputFailureTests {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { throw ProcessRunner.Failure(message: "pipe failed") }
             close(ends[0])
-            let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary] + arguments, environment: environment)
-            let errors = Pipe()
-            process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            close(ends[1])
-            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-            guard ProcessRunner.waitForExit(process, seconds: 120) else {
-                throw ProcessRunner.Failure(message: "parley \(arguments.joined(separator: " ")) did not finish")
-            }
-            return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+            defer { close(ends[1]) }
+            let run = try ToolRun([ProcessRunner.parleyBinary] + arguments, environment: ProcessRunner.childEnvironment(environment),
+                                  name: "parley", timeout: 120, errorLimit: .max, standardOutput: .descriptor(ends[1]))
+            return (run.status, run.errors.text)
         }
     }
 

@@ -151,36 +151,16 @@ import TranslationReference
 
     /// Each translation appears before the next line is even written: the command works in a pipe.
     @Test func answersEachLineBeforeTheNextArrives() throws {
-        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"])
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        for sentence in ["Good morning.", "Thank you very much."] {
-            input.fileHandleForWriting.write(Data((sentence + "\n").utf8))
-            let line = try #require(readLine(from: output.fileHandleForReading, within: 30))
-            #expect(line == (try apertium("eng-spa", sentence)))
+        let child = try ChildProcess([ProcessRunner.parleyBinary, "translate", "--from", "en", "--to", "es"])
+        defer { child.signal(SIGTERM) }
+        /// The lines of `printed` that have ended.
+        func lines(_ printed: String) -> [Substring] { Array(printed.split(separator: "\n", omittingEmptySubsequences: false).dropLast()) }
+        for (count, sentence) in ["Good morning.", "Thank you very much."].enumerated() {
+            child.send(sentence)
+            try #require(child.waitFor(seconds: 30) { stdout, _ in lines(stdout).count > count }, "no answer to '\(sentence)' within 30 s")
+            #expect(String(lines(child.stdout)[count]) == (try apertium("eng-spa", sentence)))
         }
-        try input.fileHandleForWriting.close()
-        #expect(ProcessRunner.waitForExit(process), "parley translate did not exit at the end of its input")
-        #expect(process.terminationStatus == 0)
-    }
-
-    /// One line from `handle`, or nil when none arrives within `seconds`.
-    private func readLine(from handle: FileHandle, within seconds: Double) -> String? {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var bytes = Data()
-        DispatchQueue.global().async {
-            while !bytes.contains(10) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                bytes.append(chunk)
-            }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + seconds) == .success, let end = bytes.firstIndex(of: 10) else { return nil }
-        return String(decoding: bytes[..<end], as: UTF8.self)
+        child.closeInput()
+        #expect(child.wait(seconds: 60) == 0, "parley translate did not exit with status 0 at the end of its input")
     }
 }

@@ -1,7 +1,10 @@
+public import ChildProcesses
 public import Foundation
 
 /// Runs programs without a shell: to completion with what they printed captured,
-/// or started in the background with their output discarded.
+/// or started in the background with their output discarded. Every program is a
+/// ChildProcesses `SpawnedProcess`: its own process group, no descriptor of the
+/// test runner's but its standard streams, default signal dispositions.
 public enum ProcessRunner {
     /// What a finished process left behind.
     public struct Output: Sendable {
@@ -25,76 +28,55 @@ public enum ProcessRunner {
     ///
     /// A program still running after `timeout` seconds is terminated (killed 5 s later)
     /// and the run throws: a hang is a failure that names the program, never a test
-    /// run that waits for ever.
+    /// run that waits for ever. So does output still open 10 s after the exit, held by a
+    /// process the program left behind.
     @discardableResult
     public static func run(_ arguments: [String], input: Data? = nil,
                            environment: [String: String]? = nil, timeout: Double = 300) throws -> Output {
-        let process = makeProcess(arguments, environment: environment)
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = stdout.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = stderr.fileHandleForReading.readDataToEndOfFile() }
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try? stdin.fileHandleForWriting.close()
-        guard waitForExit(process, seconds: timeout) else {
+        do {
+            let run = try ToolRun([resolve(arguments[0])] + arguments.dropFirst(), input: [UInt8](input ?? Data()),
+                                  environment: childEnvironment(environment), name: arguments[0], timeout: timeout,
+                                  limit: .max, errorLimit: .max, teardown: .terminate(grace: 5))
+            return Output(status: status(run.termination), stdout: run.outputText, stderr: run.errors.text)
+        } catch let failure as ChildProcessFailure {
+            guard case .timedOut = failure.kind else { throw Failure(message: failure.description) }
             throw Failure(message: "\(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s and was stopped")
         }
-        process.waitUntilExit()
-        // The pipes close when the program and every process it left behind holding them end.
-        if group.wait(timeout: .now() + 10) == .timedOut {
-            throw Failure(message: "\(arguments[0]) exited, but a process it started still holds its output open")
-        }
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Waits up to `seconds` for `process` to exit by itself; whether it did. One still
     /// running then is stopped (see `stop`), so the caller's expectations fail instead of waiting.
     @discardableResult
-    public static func waitForExit(_ process: Process, seconds: Double = 60) -> Bool {
-        let exited = exits(process, within: seconds)
+    public static func waitForExit(_ process: SpawnedProcess, seconds: Double = 60) -> Bool {
+        let exited = process.reap(within: seconds) != nil
         stop(process)
         return exited
     }
 
-    /// Terminates `process`, and kills it if it is still running 5 s later.
-    public static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        process.terminate()
-        if !exits(process, within: 5) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    /// Terminates `process`, and kills it if it is still running 5 s later; reaps it.
+    public static func stop(_ process: SpawnedProcess) {
+        process.tearDown(.terminate(grace: 5))
     }
 
-    /// Whether `process` is no longer running, looking every 10 ms for up to `seconds`.
-    private static func exits(_ process: Process, within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+    /// Starts `arguments` without waiting for it; its standard streams are /dev/null unless
+    /// given (`.pipe`: the caller writes `input` or reads `output`, `errors`).
+    public static func start(_ arguments: [String], environment: [String: String]? = nil,
+                             standardInput: SpawnedProcess.Stream = .discarded,
+                             standardOutput: SpawnedProcess.Stream = .discarded,
+                             standardError: SpawnedProcess.Stream = .discarded) throws -> SpawnedProcess {
+        try SpawnedProcess([resolve(arguments[0])] + arguments.dropFirst(), environment: childEnvironment(environment),
+                           name: arguments[0], standardInput: standardInput, standardOutput: standardOutput,
+                           standardError: standardError)
     }
 
-    /// Starts `arguments` without waiting for it; its output is discarded.
-    public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> Process {
-        let process = makeProcess(arguments, environment: environment)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    /// A process for `arguments[0]` (resolved in PATH) with the rest as arguments, in
-    /// `environment` (default: this process's) less what `scripts/run-tests.sh` sets for
-    /// the test runner alone (see `childEnvironment`).
-    public static func makeProcess(_ arguments: [String], environment: [String: String]? = nil) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: resolve(arguments[0]))
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = childEnvironment(environment)
-        return process
+    /// `termination` as `Output.status` gives it: the exit code, or the number of the signal
+    /// that ended the program (-1 when the status was lost).
+    public static func status(_ termination: SpawnedProcess.Termination) -> Int32 {
+        switch termination {
+        case let .exited(code): code
+        case let .signalled(signal): signal
+        case .lost: -1
+        }
     }
 
     /// `environment` (default: this process's) without coreutils' `stdbuf` preload.

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Locales
 import Testing
@@ -8,12 +9,8 @@ import TestSupport
 @Suite("Atomic, locked saves", .serialized)
 struct ConcurrentSaveTests {
     /// Starts `parley dict add en WORD IPA` on the user directory `directory`.
-    static func startAdd(_ word: String, directory: String) throws -> Process {
-        let process = ProcessRunner.makeProcess([ProcessRunner.parleyBinary, "dict", "add", "en", word, "təˈmɑːtəʊ", "--dictionaries", directory])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func startAdd(_ word: String, directory: String) throws -> SpawnedProcess {
+        try ProcessRunner.start([ProcessRunner.parleyBinary, "dict", "add", "en", word, "təˈmɑːtəʊ", "--dictionaries", directory])
     }
 
     /// The keys of the user's English dictionary, failing the test if any line is malformed.
@@ -55,9 +52,7 @@ struct ConcurrentSaveTests {
             } else {
                 Thread.sleep(forTimeInterval: Double.random(in: 0...(fullRun * 1.3)))
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal {
+            if case .signalled = process.tearDown(.kill) {
                 killed += 1
                 if InterruptedSaves.clear(under: directory) > 0 { duringWrite += 1 }
             }
@@ -81,7 +76,7 @@ struct ConcurrentSaveTests {
         try dictionaries.add(word: "first", ipa: "fˈɜːst", language: "en")
         let processes = try (0..<8).map { try Self.startAdd("parallel\($0)", directory: dictionaries.directories.user) }
         for process in processes { #expect(ProcessRunner.waitForExit(process)) }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(processes.allSatisfy { $0.termination == .exited(0) })
         let keys = try Self.keys(dictionaries)
         #expect(keys.count == 9)
         #expect(keys == Set(["first"] + (0..<8).map { "parallel\($0)" }))

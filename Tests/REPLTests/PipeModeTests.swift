@@ -194,20 +194,14 @@ struct PipeModeTests {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
-        let process = ProcessRunner.makeProcess([harnessBinary, "--transcript", transcript])
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("one line\n".utf8))
+        let child = try ChildProcess([harnessBinary, "--transcript", transcript])
+        child.send("one line")
         let deadline = Date().addingTimeInterval(10)
         while (try? String(contentsOfFile: transcript, encoding: .utf8))?.contains("one line") != true, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        process.terminate()
-        #expect(ProcessRunner.waitForExit(process, seconds: 10), "the harness did not leave on SIGTERM")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        child.signal(SIGTERM)
+        #expect(child.wait(seconds: 10) == 0, "the harness did not leave on SIGTERM with status 0")
         #expect(try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").count == 1)
     }
 
@@ -218,22 +212,11 @@ struct PipeModeTests {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
-        let process = ProcessRunner.makeProcess([harnessBinary, "--transcript", transcript, "--hold-playback"])
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("one line\n".utf8))
-        var printed = Data()
-        let deadline = Date().addingTimeInterval(10)
-        while !String(decoding: printed, as: UTF8.self).contains("[es-ES] one line"), Date() < deadline {
-            printed.append(output.fileHandleForReading.availableData)
-        }
-        #expect(String(decoding: printed, as: UTF8.self).contains("[es-ES] one line"))
-        kill(process.processIdentifier, signal)
-        #expect(ProcessRunner.waitForExit(process, seconds: 10), "the harness did not leave on the signal")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let child = try ChildProcess([harnessBinary, "--transcript", transcript, "--hold-playback"])
+        child.send("one line")
+        #expect(child.waitFor(seconds: 10) { stdout, _ in stdout.contains("[es-ES] one line") })
+        child.signal(signal)
+        #expect(child.wait(seconds: 10) == 0, "the harness did not leave on the signal with status 0")
         let lines = (try? String(contentsOfFile: transcript, encoding: .utf8))?.split(separator: "\n") ?? []
         #expect(lines.count == 1 && lines.first?.contains(#""text":"one line""#) == true)
     }

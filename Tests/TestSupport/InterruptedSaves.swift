@@ -1,4 +1,5 @@
-public import Foundation
+public import ChildProcesses
+import Foundation
 
 /// Evidence of a save that a kill interrupted mid-write.
 ///
@@ -29,7 +30,7 @@ public enum InterruptedSaves {
     /// Polls (every 0.2 ms) until `process` has a `.saving` file under `directory`, it exits,
     /// or `timeout` seconds pass; true when the file appeared while it ran. For aiming a kill
     /// at the write.
-    public static func waitForWrite(of process: Process, under directory: String, timeout: Double) -> Bool {
+    public static func waitForWrite(of process: SpawnedProcess, under directory: String, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline {
             if !temporaryFiles(under: directory).isEmpty { return true }
@@ -41,7 +42,7 @@ public enum InterruptedSaves {
     /// Polls (every 0.2 ms) until `process` has written a `.saving` file under `directory` and
     /// that file has gone again (renamed into place), or it exits, or `timeout` seconds pass.
     /// For aiming a kill just after the rename, where the new file must be the one that stays.
-    public static func waitForRename(of process: Process, under directory: String, timeout: Double) {
+    public static func waitForRename(of process: SpawnedProcess, under directory: String, timeout: Double) {
         let deadline = Date().addingTimeInterval(timeout)
         guard waitForWrite(of: process, under: directory, timeout: timeout) else { return }
         while process.isRunning && Date() < deadline {

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// A null sink of its own on the test server, for one test: audio played into
@@ -39,11 +40,10 @@ public final class LoopbackDevice: Sendable {
 
 /// A `parec` recording of a monitor, into 16 kHz mono samples.
 ///
-/// `parec` is stopped with SIGKILL: a child of the test process inherits its blocked
-/// signal mask, so it would never see SIGTERM. `--raw` writes headerless samples, which
+/// `parec` is stopped with SIGKILL, at once: `--raw` writes headerless samples, which
 /// SIGKILL cannot leave half-finished.
 public final class Recording: Sendable {
-    private let process: Process
+    private let process: SpawnedProcess
     private let file: String
 
     /// Starts recording any source, as `LoopbackDevice.startRecording` records its monitor;
@@ -97,8 +97,7 @@ public final class Recording: Sendable {
     }
 
     private func stopProcess() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.tearDown(.kill)
     }
 
     private static func size(of path: String) -> Int {

@@ -75,41 +75,14 @@ public final class TmuxSession {
         try waitFor("the prompt line '\(row)'") { $0.last == row }
     }
 
-    /// Starts the tmux server with posix_spawn, closing every descriptor but the
-    /// standard ones (pointed at /dev/null): the server outlives the call, and
-    /// any pipe it inherited (Foundation's Process watches one per child) would
-    /// stay open until it exits. The signal mask of the test's thread is not
-    /// inherited either: tmux and the program under test need their signals.
+    /// Starts the tmux server: its client is spawned with /dev/null for its standard streams
+    /// and no other descriptor of the test runner's (the server outlives the call, and would
+    /// hold open any pipe it inherited until it exits), and waited for, at most 30 s.
     private func launch(_ arguments: [String]) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
+        let client = try ProcessRunner.start(["tmux", "-L", socket] + arguments)
+        guard ProcessRunner.waitForExit(client, seconds: 30) else {
+            throw ProcessRunner.Failure(message: "tmux did not start its server within 30 s")
         }
-        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let envp = ProcessRunner.childEnvironment().map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, envp) == 0 else {
-            throw ProcessRunner.Failure(message: "tmux could not be started")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         try tmux(["has-session", "-t", "main"])
     }
 
