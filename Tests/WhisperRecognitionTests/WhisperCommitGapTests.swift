@@ -65,7 +65,7 @@ struct WhisperCommitGapTests {
         }
         // The endpoint, as the request decodes it.
         var tail: [RecognizedWord] = []
-        for _ in 0...WhisperRequest.gapRedecodes {
+        for _ in 0...CommitDecodes.gapRedecodes {
             let start = Int((committer.windowStart * 16_000).rounded())
             let answer = try await whisper.decode(Array(samples[start...]), language: "en", options: options, final: true,
                                                   context: committer.prompt)
