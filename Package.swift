@@ -61,10 +61,11 @@ var targets: [Target] = [
 
     // MARK: Recognition
     // What both engines share: the router, file input, resampling, and the voice activity
-    // detector, which is sphinxbase's front end (fe_t) and so needs CPocketSphinx.
+    // detector's protocol (SpeechDetector). Its implementation, sphinxbase's front end (fe_t),
+    // is in PocketSphinxRecognition; the executables hand it to Whisper.
     .target(
         name: "Recognition",
-        dependencies: ["ParleyCore", "Locales", "CPocketSphinx", "CSndFile", "CSampleRate"],
+        dependencies: ["ParleyCore", "Locales", "CSndFile", "CSampleRate"],
         swiftSettings: strict),
     // One target per engine: a change to one does not recompile the other.
     .target(
@@ -88,7 +89,11 @@ var targets: [Target] = [
         swiftSettings: strict),
     .testTarget(
         name: "WhisperRecognitionTests",
-        dependencies: ["WhisperRecognition", "Recognition", "ChildProcesses", "RecognitionTestSupport", "TestSupport"],
+        // PocketSphinxRecognition for the detector a Whisper recognizer is given.
+        dependencies: [
+            "WhisperRecognition", "Recognition", "PocketSphinxRecognition", "ChildProcesses", "RecognitionTestSupport",
+            "TestSupport",
+        ],
         swiftSettings: strict),
 
     // MARK: Translation

@@ -74,6 +74,17 @@ extension WhisperRecognizer: LanguagePairRecognizer {
 }
 
 extension WhisperRequest {
+    /// A worker answer as a result; throws `emptyRecognition` for silence or no words (the
+    /// worker's verdict, read, not judged again).
+    static func result(from answer: WhisperTranscription) throws -> RecognitionResult {
+        guard answer.heard else { throw RecognitionError.emptyRecognition }
+        let words = answer.words.map {
+            RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
+        }
+        return RecognitionResult(text: answer.text, confidence: answer.confidence,
+                                 alternatives: answer.alternatives, words: words, isFinal: true)
+    }
+
     /// A pair answer as a result: the first language's text, both hypotheses; throws
     /// `emptyRecognition` when the decoder heard silence in both languages (the worker's verdict:
     /// a silent reading's text is empty).

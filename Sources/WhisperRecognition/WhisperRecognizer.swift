@@ -8,7 +8,8 @@ import Synchronization
 /// one long-lived worker process (`WhisperWorker`).
 ///
 /// ```swift
-/// let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()))
+/// let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()),
+///                                 detector: SphinxSpeechDetector.make)
 /// try await whisper.start()  // at launch, in parallel with the rest
 /// let results = try await whisper.transcribeFile("question.wav", locale: LocaleTag("es-ES")!)
 /// ```
@@ -88,18 +89,22 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     private let startFailure = Mutex<(any Error)?>(nil)
     private let phraseList: Mutex<[String]>
     /// The detector kept for the next request, per channel (`RecognitionOptions.channel`, "" for none).
-    private let streams = Mutex<[String: WhisperAudioStream]>([:])
+    let streams = Mutex<[String: WhisperAudioStream]>([:])
+    /// Makes each stream's voice activity detector.
+    let makeDetector: SpeechDetectorFactory
     private let lexiconSource: @Sendable (String) -> WordLexicon?
     private let lexicons = Mutex<[String: Task<WordLexicon?, Never>]>([:])
     private let secondOpinions = Mutex(0)
     private let alternativesChosen = Mutex(0)
 
     /// Creates a recognizer over `worker`; nothing starts until `start()` or the first request.
-    /// `lexicon` gives the word list of a Whisper language code for second opinions (the
+    /// `detector` makes the voice activity detector that finds where each utterance starts and
+    /// ends. `lexicon` gives the word list of a Whisper language code for second opinions (the
     /// installed ones by default).
-    public init(worker: WhisperWorker, tuning: Tuning = Tuning(),
+    public init(worker: WhisperWorker, detector: @escaping SpeechDetectorFactory, tuning: Tuning = Tuning(),
                 lexicon: @escaping @Sendable (String) -> WordLexicon? = { WordLexicon.installed(language: $0) }) {
         self.worker = worker
+        makeDetector = detector
         self.tuning = tuning
         phraseList = Mutex(tuning.phrases)
         lexiconSource = lexicon
@@ -278,20 +283,5 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         if options.hint == .confirmation { phrases += ConfirmationVocabulary.words }
         let parts = [phrases.isEmpty ? nil : phrases.joined(separator: ", "), context].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
-    }
-
-    // MARK: The detector carried from request to request
-
-    func takeStream(fresh: Bool, endpoint: Int, channel: String = "") throws -> WhisperAudioStream {
-        let hangover = tuning.hangoverMilliseconds(endpoint: endpoint) / 10
-        if !fresh, let kept = streams.withLock({ $0.removeValue(forKey: channel) }), kept.hangoverFrames == hangover {
-            return kept
-        }
-        return try WhisperAudioStream(hangoverFrames: hangover, channel: channel)
-    }
-
-    /// Keeps `stream` for the next request on its channel.
-    func returnStream(_ stream: WhisperAudioStream) {
-        streams.withLock { $0[stream.channel] = stream }
     }
 }

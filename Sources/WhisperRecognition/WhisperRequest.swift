@@ -15,11 +15,11 @@ import Recognition
 ///   after it.
 ///
 /// With a `CommitPolicy` (simultaneous interpretation), the decodes while the person speaks
-/// are commit decodes instead of partial ones: a `ClauseCommitter` takes each hypothesis,
-/// commits the words its policy calls stable and hands on the clauses they end (`.clause`
-/// events). Each decode hears only the window after the last clause, with the committed
-/// text before it as the prompt, so committed audio is never decoded again; the final
-/// decode hears the last window, and its words are the tail.
+/// are commit decodes instead of partial ones (`CommitDecodes`): a `ClauseCommitter` takes
+/// each hypothesis, commits the words its policy calls stable and hands on the clauses they
+/// end (`.clause` events). Each decode hears only the window after the last clause, with the
+/// committed text before it as the prompt, so committed audio is never decoded again; the
+/// final decode hears the last window, and its words are the tail.
 public actor WhisperRequest: RecognitionRequest {
     private let recognizer: WhisperRecognizer
     private let language: String
@@ -30,8 +30,6 @@ public actor WhisperRequest: RecognitionRequest {
     private var tracker: UtteranceTracker
     /// The utterance's samples, from shortly before the detected onset.
     private var utterance: [Int16] = []
-    /// Where the detector heard speech in `utterance` (none in the audio before the onset).
-    private var speech = SpeechTimeline()
     /// Where, in `utterance`, the detector last said speech stopped; nil while speech goes on.
     private var silenceStart: Int?
     private var partialRunning = false
@@ -40,11 +38,7 @@ public actor WhisperRequest: RecognitionRequest {
     private var lastPartialLength = 0
     private var speculative: (range: Range<Int>, task: Task<RecognitionResult, any Error>)?
     /// Commits words while the person speaks (with a `CommitPolicy`).
-    private var committer: ClauseCommitter?
-    /// Where the utterance's first sample lies, in seconds from the start of the request.
-    private var utteranceOrigin = 0.0
-    private var commitTask: Task<Void, Never>?
-    private var readyClauses: [RecognizedClause] = []
+    private var commits: CommitDecodes?
     private var isOver = false
     /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
     private var pace = ArrivalPace()
@@ -59,7 +53,7 @@ public actor WhisperRequest: RecognitionRequest {
         tracker = UtteranceTracker(sampleRate: AudioFormat.recognition.sampleRate,
                                    startTimeout: options.startTimeout, maximumDuration: options.maximumDuration)
         if let policy = options.commitPolicy, pairLanguage == nil {
-            committer = ClauseCommitter(policy: policy, alignAttMargin: recognizer.tuning.alignAttMargin)
+            commits = CommitDecodes(policy: policy, alignAttMargin: recognizer.tuning.alignAttMargin)
         }
     }
 
@@ -111,7 +105,7 @@ public actor WhisperRequest: RecognitionRequest {
         let heard = stream.detector.inSpeech
         if tracker.hasSpeech {
             utterance += step
-            speech.append(step.count, speech: heard)
+            commits?.append(step.count, heard: heard)
         } else {
             stream.remember(step)
         }
@@ -128,10 +122,8 @@ public actor WhisperRequest: RecognitionRequest {
         let transition = tracker.advance(by: step.count, inSpeech: speaking)
         if transition == .started {
             utterance = stream.takePreroll()
-            speech = SpeechTimeline()
-            speech.append(utterance.count - step.count, speech: false)
-            speech.append(step.count, speech: heard)
-            utteranceOrigin = tracker.seconds(max(0, tracker.position - utterance.count))
+            commits?.utteranceStarted(samples: utterance.count, step: step.count, heard: heard,
+                                      origin: tracker.seconds(max(0, tracker.position - utterance.count)))
         }
         return transition
     }
@@ -173,18 +165,12 @@ public actor WhisperRequest: RecognitionRequest {
     /// start of the last window when words are committed early.
     private var finalRange: Range<Int> {
         let end = silenceStart ?? utterance.count
-        return min(windowStartSample, end)..<end
-    }
-
-    /// Where the committer's window starts, in samples of the utterance.
-    private var windowStartSample: Int {
-        guard let committer else { return 0 }
-        return min(utterance.count, Int((committer.windowStart * 16_000).rounded()))
+        return min(commits?.windowStart(in: utterance.count) ?? 0, end)..<end
     }
 
     private func decodeFinal() async throws -> RecognitionResult {
-        var range = finalRange
-        commitTask?.cancel()
+        let range = finalRange
+        commits?.running?.cancel()
         let result: RecognitionResult?
         do {
             if let speculative, speculative.range == range {
@@ -192,45 +178,20 @@ public actor WhisperRequest: RecognitionRequest {
             } else {
                 result = try await decode(Array(utterance[range]))
             }
-        } catch RecognitionError.emptyRecognition where committer.map({ !$0.committed.isEmpty }) == true {
+        } catch RecognitionError.emptyRecognition where commits?.hasCommitted == true {
             result = nil  // the committed words are the utterance; nothing after them
         }
-        guard committer != nil else { return try result ?? { throw RecognitionError.emptyRecognition }() }
-        var tail = Self.tail(of: result, in: range)
-        // A decode that left speech out is committed up to the gap and the rest decoded again.
-        for _ in 0..<Self.gapRedecodes {
-            guard committer?.commitBeforeGap(in: tail, speech: speech) == true else { break }
-            range = windowStartSample..<range.upperBound
-            do {
-                tail = Self.tail(of: try await decode(Array(utterance[range])), in: range)
-            } catch RecognitionError.emptyRecognition {
-                tail = []
-            }
+        guard var commits else { return try result ?? { throw RecognitionError.emptyRecognition }() }
+        let recognizer = recognizer, language = language, pair = pairLanguage, options = options
+        let final = try await commits.finalResult(result, of: range, in: utterance) { audio, prompt in
+            try await Self.decodeFinal(audio, recognizer, language, pair, options, context: prompt)
         }
-        guard var committer else { throw RecognitionError.emptyRecognition }
-        _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000)
-        self.committer = committer
-        let clauses = committer.clauses.map { $0.shifted(by: utteranceOrigin) }
-        guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
-        return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,
-                                 words: clauses.flatMap(\.words), isFinal: true, clauses: clauses)
-    }
-
-    /// How many times at most the endpoint decodes the rest of a window again after a decode
-    /// that left speech out (`ClauseCommitter.commitBeforeGap`).
-    static let gapRedecodes = 2
-
-    /// A final decode's words of the audio `range`, on the utterance's axis; without word
-    /// times, its text's words at the end of the range.
-    private static func tail(of result: RecognitionResult?, in range: Range<Int>) -> [RecognizedWord] {
-        let words = (result?.words ?? []).map { $0.shifted(by: Double(range.lowerBound) / 16_000) }
-        guard words.isEmpty, let text = result?.text, !text.isEmpty else { return words }
-        let end = Double(range.upperBound) / 16_000
-        return text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: 0) }
+        self.commits = commits
+        return final
     }
 
     private func decode(_ audio: [Int16]) async throws -> RecognitionResult {
-        try await Self.decodeFinal(audio, recognizer, language, pairLanguage, options, context: committer?.prompt)
+        try await Self.decodeFinal(audio, recognizer, language, pairLanguage, options, context: commits?.prompt)
     }
 
     private func startSpeculativeDecode() {
@@ -239,7 +200,7 @@ public actor WhisperRequest: RecognitionRequest {
         // a decode started now would most often be of speech that goes on.
         guard recognizer.tuning.speculative, speculative?.range != range, pace.isRealTime, !range.isEmpty else { return }
         let recognizer = recognizer, language = language, pair = pairLanguage, options = options
-        let audio = Array(utterance[range]), context = committer?.prompt
+        let audio = Array(utterance[range]), context = commits?.prompt
         speculative = (range, Task {
             try await Self.decodeFinal(audio, recognizer, language, pair, options, context: context)
         })
@@ -270,7 +231,7 @@ public actor WhisperRequest: RecognitionRequest {
 
     /// Starts a partial decode of the utterance so far when enough new speech came and none runs.
     private func startPartialIfDue() {
-        if committer != nil { return startCommitDecodeIfDue() }
+        if commits != nil { return startCommitDecodeIfDue() }
         guard recognizer.tuning.partialResults, tracker.hasSpeech, silenceStart == nil, !partialRunning,
               utterance.count - lastPartialLength >= Int(recognizer.tuning.partialInterval * 16_000) else { return }
         partialRunning = true
@@ -291,8 +252,7 @@ public actor WhisperRequest: RecognitionRequest {
     /// The newest partial text that finished decoding since the last call, after the clauses
     /// committed since.
     private func collectPartial() -> [RecognitionEvent] {
-        var events = readyClauses.map(RecognitionEvent.clause)
-        readyClauses = []
+        var events = (commits?.takeClauses() ?? []).map(RecognitionEvent.clause)
         guard let text = readyPartial else { return events }
         readyPartial = nil
         lastPartial = text
@@ -303,96 +263,28 @@ public actor WhisperRequest: RecognitionRequest {
     // MARK: Committing while the person speaks
 
     /// Starts a commit decode of the window when `Tuning.commitInterval` of new audio came and
-    /// none runs. Unlike partial decodes, these go on through the detector's silence: a pause
-    /// is where a clause ends.
+    /// none runs (`CommitDecodes.nextWindow`). Unlike partial decodes, these go on through the
+    /// detector's silence: a pause is where a clause ends.
     private func startCommitDecodeIfDue() {
-        guard let committer, tracker.hasSpeech, commitTask == nil, !isOver,
-              utterance.count - lastPartialLength >= Int(recognizer.tuning.commitInterval * 16_000) else { return }
-        let start = windowStartSample, heard = utterance.count
-        // Less than this is too little for Whisper to be sure of the first words: it drops
-        // an utterance's opening "and" from a short window as often as not.
-        guard heard - start >= Self.shortestCommitWindow else { return }
-        let audio = Array(utterance[start..<heard]), context = committer.prompt
+        guard tracker.hasSpeech, !isOver,
+              let window = commits?.nextWindow(of: utterance, interval: recognizer.tuning.commitInterval,
+                                               silent: silenceStart != nil) else { return }
         let recognizer = recognizer, language = language, options = options
-        // Whether the detector hears silence at the end of this audio: a pause there is real.
-        let silent = silenceStart != nil
-        lastPartialLength = heard
-        commitTask = Task {
-            let answer = try? await recognizer.decodeCommitting(audio, language: language, options: options, context: context)
-            self.commitDecodeFinished(answer, start: start, heard: heard, silent: silent)
+        commits?.running = Task {
+            let answer = try? await recognizer.decodeCommitting(window.audio, language: language, options: options,
+                                                                context: window.context)
+            self.commitDecodeFinished(answer, of: window)
         }
     }
 
-    /// The shortest window a commit decode hears, in samples (1.5 s).
-    static let shortestCommitWindow = 24_000
-
-    private func commitDecodeFinished(_ answer: WhisperTranscription?, start: Int, heard: Int, silent: Bool) {
-        commitTask = nil
-        guard !isOver, var committer, let answer else { return }
-        let offset = Double(start) / 16_000
-        let words = answer.heard ? answer.words.map {
-            RecognizedWord(text: $0.text, start: $0.start + offset, end: $0.end + offset, confidence: $0.confidence)
-        } : []
-        let closed = committer.hypothesis(words, heardUntil: Double(heard) / 16_000, silent: silent, speech: speech)
-        self.committer = committer
-        readyClauses += closed.map { $0.shifted(by: utteranceOrigin) }
-        let display = committer.display
+    private func commitDecodeFinished(_ answer: WhisperTranscription?, of window: CommitDecodes.Window) {
+        commits?.running = nil
+        guard !isOver, let answer, let display = commits?.decoded(answer, of: window) else { return }
         if !display.isEmpty, display != lastPartial { readyPartial = display }
     }
 
     /// Hands the detector and the leftover audio back for the next request.
     private func release() {
         recognizer.returnStream(stream)
-    }
-
-    /// A worker answer as a result; throws `emptyRecognition` for silence or no words (the
-    /// worker's verdict, read, not judged again).
-    static func result(from answer: WhisperTranscription) throws -> RecognitionResult {
-        guard answer.heard else { throw RecognitionError.emptyRecognition }
-        let words = answer.words.map {
-            RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
-        }
-        return RecognitionResult(text: answer.text, confidence: answer.confidence,
-                                 alternatives: answer.alternatives, words: words, isFinal: true)
-    }
-}
-
-extension RecognizedWord {
-    /// The word with its times moved by `seconds`.
-    func shifted(by seconds: Double) -> RecognizedWord {
-        RecognizedWord(text: text, start: start + seconds, end: end + seconds, confidence: confidence)
-    }
-}
-
-extension RecognizedClause {
-    /// The clause with its times moved by `seconds`.
-    func shifted(by seconds: Double) -> RecognizedClause {
-        RecognizedClause(words: words.map { $0.shifted(by: seconds) }, committedAt: committedAt + seconds, isTail: isTail)
-    }
-}
-
-/// The pace at which audio arrives: as it is spoken (capture), or faster (a file read
-/// ahead). A speculative decode pays only at the pace of speech, where it runs while the
-/// endpoint's silence is still being heard.
-struct ArrivalPace {
-    /// How far back the pace is measured, in wall-clock time.
-    static let span = Duration.milliseconds(250)
-    private var received = 0
-    private var arrivals: [(samples: Int, at: ContinuousClock.Instant)] = []
-
-    /// Notes `samples` more samples arriving now.
-    mutating func arrived(_ samples: Int, at now: ContinuousClock.Instant = .now) {
-        received += samples
-        arrivals.append((received, now))
-        while arrivals.count > 2, now - arrivals[1].at > Self.span { arrivals.removeFirst() }
-    }
-
-    /// Whether the audio of the last `span` came at most about twice as fast as it plays (with
-    /// 0.1 s of slack for a capture's uneven chunks).
-    var isRealTime: Bool {
-        guard let first = arrivals.first, let last = arrivals.last, arrivals.count > 1 else { return true }
-        let audio = Double(last.samples - first.samples) / 16_000
-        let wall = (last.at - first.at) / .seconds(1)
-        return audio <= 2 * wall + 0.1
     }
 }

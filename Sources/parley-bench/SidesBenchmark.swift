@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import ProcessHarness
 import Translation
 import WhisperRecognition
@@ -23,10 +24,10 @@ struct SidesBenchmark: AsyncParsableCommand {
         let clips = try SidesCorpus.load()
         let setup = try WhisperBenchSetup.discover()
         let worker = WhisperWorker(launch: try setup.installation.launch())
-        let dialogue = WhisperRecognizer(worker: worker)
+        let dialogue = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make)
         var greedyTuning = WhisperRecognizer.Tuning()
         greedyTuning.wordTimes = false
-        let greedy = WhisperRecognizer(worker: worker, tuning: greedyTuning)
+        let greedy = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make, tuning: greedyTuning)
         let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
         let translator = ApertiumTranslator(locales: registry.catalog)
         try await dialogue.start()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 import Translation
 import WhisperRecognition
 
@@ -29,7 +30,7 @@ struct StabilityBenchmark: AsyncParsableCommand {
         let sides = try SidesCorpus.load()
         let setup = try WhisperBenchSetup.discover()
         let worker = WhisperWorker(launch: try setup.installation.launch())
-        let recognizer = WhisperRecognizer(worker: worker)
+        let recognizer = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make)
         let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
         let translator = ApertiumTranslator(locales: registry.catalog)
         try await recognizer.start()

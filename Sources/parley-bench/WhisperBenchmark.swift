@@ -176,7 +176,8 @@ struct WhisperBenchmark: AsyncParsableCommand {
         tuning.partialResults = false
         tuning.speculative = speculative
         tuning.speculativeMilliseconds = speculativeMilliseconds
-        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()), tuning: tuning)
+        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()),
+                                        detector: SphinxSpeechDetector.make, tuning: tuning)
         let clock = ContinuousClock(), started = clock.now
         try await whisper.start()
         let startup = AudioBenchmark.milliseconds(clock.now - started)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCore
+import PocketSphinxRecognition
 import ProcessHarness
 import WhisperRecognition
 
@@ -90,7 +91,8 @@ struct WhisperLongBenchmark: AsyncParsableCommand {
     private func parleyRuns(_ files: [String], setup: WhisperBenchSetup) async throws -> (texts: [String], milliseconds: [[Double]]) {
         var tuning = WhisperRecognizer.Tuning()
         tuning.partialResults = false
-        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()), tuning: tuning)
+        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()),
+                                        detector: SphinxSpeechDetector.make, tuning: tuning)
         try await whisper.start()
         let locale = LocaleTag(language: "en", region: "US")
         var texts = [String](repeating: "", count: files.count)

@@ -69,7 +69,8 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
             let installation = whisperInstallation(directories)
             for model in installation.unusable { printError("the Whisper model \(model.folder.name) is not used: \(model.problem)") }
             let launch = try installation.launch()
-            whisper = WhisperRecognizer(worker: WhisperWorker(launch: launch), tuning: tuning)
+            whisper = WhisperRecognizer(worker: WhisperWorker(launch: launch), detector: SphinxSpeechDetector.make,
+                                        tuning: tuning)
         } catch let error as RecognitionError where choice.recognizer == nil {
             Logger(label: "parley.recognition").debug("Whisper is not used: \(error)")
         }

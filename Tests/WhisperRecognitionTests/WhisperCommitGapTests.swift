@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import PocketSphinxRecognition
 import Testing
 import TestSupport
 @testable import WhisperRecognition
@@ -11,7 +12,7 @@ import TestSupport
 struct WhisperCommitGapTests {
     /// Where the speech detector, set as a request sets it, heard speech in `samples`.
     static func timeline(of samples: [Int16]) throws -> SpeechTimeline {
-        let detector = try SpeechActivityDetector(postSpeechFrames: WhisperRecognizer.Tuning().hangoverMilliseconds(endpoint: 500) / 10)
+        let detector = try SphinxSpeechDetector(postSpeechFrames: WhisperRecognizer.Tuning().hangoverMilliseconds(endpoint: 500) / 10)
         var timeline = SpeechTimeline()
         var offset = 0
         while offset < samples.count {
@@ -65,7 +66,7 @@ struct WhisperCommitGapTests {
         }
         // The endpoint, as the request decodes it.
         var tail: [RecognizedWord] = []
-        for _ in 0...WhisperRequest.gapRedecodes {
+        for _ in 0...CommitDecodes.gapRedecodes {
             let start = Int((committer.windowStart * 16_000).rounded())
             let answer = try await whisper.decode(Array(samples[start...]), language: "en", options: options, final: true,
                                                   context: committer.prompt)

@@ -1,6 +1,7 @@
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 @testable import WhisperRecognition
 import TestSupport
 import Testing
@@ -107,7 +108,8 @@ struct WhisperProtocolTests {
         var tuning = WhisperRecognizer.Tuning()
         (tuning.speculative, tuning.partialResults) = (false, false)
         let lexicon = WordLexicon(parsing: "he\nwas\nan\nill\ndisposed\nman\n", path: "test")
-        let whisper = WhisperRecognizer(worker: worker, tuning: tuning, lexicon: { _ in lexicon })
+        let whisper = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make, tuning: tuning,
+                                        lexicon: { _ in lexicon })
         try await whisper.start()
         let result = try await whisper.recognizeUtterance([Int16](repeating: 100, count: 16_000), locale: LocaleTag("en-US")!)
         #expect(await worker.roundTrips == 2, "transcribe, then the alternative; the full window is not asked as well")
@@ -124,8 +126,8 @@ struct WhisperProtocolTests {
                                                         dataHome: DataDirectories.personalData())
         var tuning = WhisperRecognizer.Tuning()
         (tuning.speculative, tuning.partialResults) = (false, false)
-        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning,
-                                        lexicon: { _ in nil })
+        let whisper = WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()),
+                                        detector: SphinxSpeechDetector.make, tuning: tuning, lexicon: { _ in nil })
         try await whisper.start()
         var asked = 0
         for (voice, speed, text) in NearSilenceClips.clips {

@@ -1,6 +1,7 @@
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 @testable import WhisperRecognition
 @testable import Recognition
 import TestSupport
@@ -42,8 +43,8 @@ struct WhisperSecondOpinionTests {
         var tuning = WhisperRecognizer.Tuning()
         (tuning.speculative, tuning.partialResults) = (false, false)
         tuning.maximumAlternatives = alternatives
-        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning,
-                                 lexicon: { _ in lexicon })
+        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()),
+                                 detector: SphinxSpeechDetector.make, tuning: tuning, lexicon: { _ in lexicon })
     }
 
     private static func words(_ text: String) -> Set<String> {

@@ -1,6 +1,7 @@
 import Foundation
 import Locales
 import ParleyCore
+import PocketSphinxRecognition
 @testable import WhisperRecognition
 @testable import Recognition
 import TestSupport
@@ -30,7 +31,8 @@ struct WhisperWorkerTests {
         tuning.speculative = false
         tuning.partialResults = false
         tuning.secondOpinion = secondOpinion
-        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()), tuning: tuning)
+        return WhisperRecognizer(worker: WhisperWorker(launch: try installation.launch()),
+                                 detector: SphinxSpeechDetector.make, tuning: tuning)
     }
 
     @Test("a worker killed in the middle of an utterance is restarted and the utterance recognized")

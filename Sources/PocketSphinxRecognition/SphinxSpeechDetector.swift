@@ -1,6 +1,7 @@
 import CPocketSphinx
 import Foundation
 import ParleyCore
+package import Recognition
 
 /// Voice activity detection with sphinxbase's front end (`fe_t`), the detector
 /// PocketSphinx itself uses, without a decoder or a model: it works on the
@@ -11,10 +12,11 @@ import ParleyCore
 /// frame, with the front end's own onset (`-vad_startspeech`) and hangover
 /// (`-vad_postspeech`) applied.
 ///
-/// It is why this engine-neutral module depends on CPocketSphinx: the C object
-/// comes from sphinxbase, which is part of PocketSphinx, while Whisper is the
-/// engine that uses the detector (PocketSphinx's decoder runs its own `fe_t`).
-package final class SpeechActivityDetector {
+/// Whisper is the engine that uses it, through `SpeechDetector` (PocketSphinx's
+/// decoder runs its own `fe_t`); it lives here because sphinxbase, which the C
+/// object comes from, is part of PocketSphinx. The executable hands `make` to
+/// the Whisper recognizer.
+package final class SphinxSpeechDetector: SpeechDetector {
     private let handle: OpaquePointer
     private var cepstra: [Float]
     /// Frames of cepstra the buffer holds: enough for the pre-speech frames released at onset.
@@ -23,6 +25,12 @@ package final class SpeechActivityDetector {
 
     /// The verdict after the last frame fed.
     package private(set) var inSpeech = false
+
+    /// A detector whose hangover is `hangoverFrames` 10 ms frames: the `SpeechDetectorFactory`
+    /// a Whisper recognizer is given.
+    package static func make(hangoverFrames: Int) throws -> any SpeechDetector {
+        try SphinxSpeechDetector(postSpeechFrames: hangoverFrames)
+    }
 
     /// A detector whose hangover is `postSpeechFrames` 10 ms frames (`fe_init_auto_r`).
     package init(postSpeechFrames: Int) throws {

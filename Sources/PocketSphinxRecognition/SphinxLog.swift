@@ -10,8 +10,7 @@ import Glibc
 /// Never written to the terminal: `parley listen` prints transcripts on
 /// stdout and one-sentence errors on stderr, nothing else.
 ///
-/// Here rather than in PocketSphinxRecognition because sphinxbase's log is also
-/// the voice activity detector's (`SpeechActivityDetector` silences it).
+/// It is also the voice activity detector's log (`SphinxSpeechDetector` silences it).
 package enum SphinxLog {
     /// Serializes model loads, since the captured log is shared by all decoders.
     private static let loadLock = NSLock()
