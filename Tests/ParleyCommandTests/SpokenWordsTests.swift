@@ -32,5 +32,7 @@ struct SpokenWordsTests {
         #expect(SpokenWords.sharedContent("el tren sale a la socho en la mañana", reference: sentence, language: "es") == 0.6)
         #expect(SpokenWords.sharedContent("Il est dans la maison.", reference: "Elle est dans le jardin.", language: "fr") == 0)
         #expect(SpokenWords.sharedContent("anything", reference: "de la el", language: "es") == 0)
+        let coffee = SpokenWords.sharedContent("¿Quién o un café con leche?", reference: "quiero un café con leche", language: "es")
+        #expect(abs(coffee - 2.0 / 3.0) < 1e-9)
     }
 }
