@@ -19,17 +19,22 @@ extension EventRenderer {
             guard interactive else { return [] }
             partials[party] = text
             return [.status(partialsLine)]
+        case let .clause(_, party, text, translations):
+            partials[party] = nil
+            return showingPartials + [line("\(party) \(locales[String(party)].map { "\($0) " } ?? "")… \(text)", .dim)]
+                + translations.map { translationLine(for: $0, clause: true) }
+        case let .bargeIn(party):
+            return [line("party \(party) speaks over the translation: holding it…", .yellow)]
+        case let .bargeInDismissed(party, reason):
+            return [line("not an interruption by party \(party) (\(reason)); the translation plays on", .dim)]
+        case let .interrupted(number, party, played):
+            return [line("party \(party) interrupted utterance \(number) after \((played * 10).rounded() / 10) s", .yellow)]
         case let .heard(utterance):
             partials[utterance.party] = nil
             return showingPartials + [utteranceLine("\(utterance.party) \(utterance.locale)", utterance.text,
                                                     utterance.input, utterance.confidence)]
         case let .translated(_, translation):
-            let listeners = translation.parties.map(String.init).joined(separator: ", ") + " \(translation.locale)"
-            guard let text = translation.text else {
-                return [line("→ \(listeners): not translated: \(translation.failure ?? "unknown")", .red)]
-            }
-            let pivots = translation.pivots.isEmpty ? [] : ["through \(translation.pivots.joined(separator: ", "))"]
-            return [translationLine(listeners, text, notes: pivots + Self.unknownNote(translation.unknownWords))]
+            return [translationLine(for: translation)]
         case let .notSpoken(number, party, reason):
             return [line("utterance \(number) was not spoken to party \(party): \(reason)", .dim)]
         case let .away(party, reason):
@@ -43,6 +48,17 @@ extension EventRenderer {
         case .ended:
             return showingPartials
         }
+    }
+
+    /// `→ 2, 3 es-ES: …` with its notes, or why there is no translation; a clause's
+    /// (`→ 2, 3 es-ES … …`) tells itself from the utterance's whole translation.
+    private func translationLine(for translation: RoomTranslation, clause: Bool = false) -> EditorAction {
+        let listeners = translation.parties.map(String.init).joined(separator: ", ") + " \(translation.locale)"
+        guard let text = translation.text else {
+            return line("→ \(listeners)\(clause ? " …" : ""): not translated: \(translation.failure ?? "unknown")", .red)
+        }
+        let pivots = translation.pivots.isEmpty ? [] : ["through \(translation.pivots.joined(separator: ", "))"]
+        return translationLine(listeners, text, notes: pivots + Self.unknownNote(translation.unknownWords), separator: clause ? " …" : ":")
     }
 
     /// What each party is saying, in the order of their numbers; nil when none is.

@@ -68,8 +68,8 @@ public struct EventRenderer: Sendable {
     }
 
     /// `→ es-ES: dónde está (unknown: xyzzy)`: a translation for `listeners`, with dimmed notes.
-    func translationLine(_ listeners: String, _ text: String, notes: [String]) -> EditorAction {
-        .line(style.paint("→ \(listeners): \(text)", .green) + notes.map { style.paint(" (\($0))", .dim) }.joined())
+    func translationLine(_ listeners: String, _ text: String, notes: [String], separator: String = ":") -> EditorAction {
+        .line(style.paint("→ \(listeners)\(separator) \(text)", .green) + notes.map { style.paint(" (\($0))", .dim) }.joined())
     }
 
     /// The note naming the words a translation did not know; none when it knew them all.

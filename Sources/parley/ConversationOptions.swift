@@ -4,11 +4,14 @@ import Locales
 import REPL
 
 /// The options `parley dialog` and `parley room` share, and their checks: the data and audio
-/// options, the recognizer, the transcript, the end of an utterance and the input history.
+/// options, the recognizer, barge-in and simultaneous interpretation, the transcript, the end
+/// of an utterance and the input history.
 struct ConversationOptions: ParsableArguments {
     @OptionGroup var common: CommonOptions
 
     @OptionGroup var recognition: RecognitionChoiceOptions
+
+    @OptionGroup var interpretation: InterpretationOptions
 
     @Option(help: ArgumentHelp("Write the transcript (JSON Lines, one object per turn or utterance) to this file.", valueName: "file"))
     var transcript: String?
@@ -30,6 +33,7 @@ struct ConversationOptions: ParsableArguments {
         if noTranscript, transcript != nil {
             throw ValidationError("--transcript and --no-transcript cannot be used together")
         }
+        try interpretation.validate(recognizer: recognition, common: common)
     }
 
     /// The transcript writer: none with `--no-transcript`; `--transcript FILE` must open (else

@@ -64,25 +64,6 @@ struct DialogueCommand: AsyncParsableCommand {
                                valueName: "auto|on|off"))
     var echoCancel: EchoCancelOption = .auto
 
-    @Option(name: .customLong("barge-in"),
-            help: ArgumentHelp("Let the listening side interrupt a translation by speaking over it (default: on when echo cancellation is, or with a microphone and speaker per side). Needs one of them; :barge-in switches it.",
-                               valueName: "on|off"))
-    var bargeIn: BargeInOption?
-
-    /// `--barge-in`.
-    enum BargeInOption: String, ExpressibleByArgument, CaseIterable {
-        case on, off
-    }
-
-    @Flag(help: ArgumentHelp("Interpret while a side is still speaking: each clause is translated and spoken to the other side as soon as its words are committed (Whisper; needs echo cancellation, so the microphone does not hear the translation, or a microphone and speaker per side). :simultaneous switches it.",
-                             valueName: "simultaneous"))
-    var simultaneous = false
-
-    @Option(name: .customLong("commit-policy"),
-            help: ArgumentHelp("With --simultaneous, how words are committed while a side speaks: local-agreement (two successive decodes agree) or align-att (a word aligned far enough before the end of what was heard).",
-                               valueName: "local-agreement|align-att"))
-    var commitPolicy: CommitPolicyOption?
-
     @Flag(name: .customLong("listen-during-playback"),
           help: ArgumentHelp("For measurement: keep the microphone open while Parley speaks with no echo canceller and no echo guard, so any sound over a translation holds it and is recognized.",
                              visibility: .hidden))
@@ -101,6 +82,9 @@ struct DialogueCommand: AsyncParsableCommand {
 
     var common: CommonOptions { options.common }
     var recognition: RecognitionChoiceOptions { options.recognition }
+    var bargeIn: InterpretationOptions.BargeInOption? { options.interpretation.bargeIn }
+    var simultaneous: Bool { options.interpretation.simultaneous }
+    var commitPolicy: CommitPolicyOption? { options.interpretation.commitPolicy }
 
     func validate() throws {
         let devices: SideDevicePlan
@@ -121,17 +105,8 @@ struct DialogueCommand: AsyncParsableCommand {
         if simultaneous, echoCancel == .off, !devices.isSeparate {
             throw ValidationError("--simultaneous needs echo cancellation (--echo-cancel on or auto): the microphone stays open while the translation plays, and without a canceller it would hear it")
         }
-        if simultaneous, recognition.recognizer == .pocketsphinx {
-            throw ValidationError("--simultaneous commits words with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
-        }
         if simultaneous, typedOnly {
             throw ValidationError("--simultaneous interprets a side while they speak into the microphone, which --typed-only never opens; give one or the other")
-        }
-        if simultaneous, let directories = try? common.directories(), let missing = whisperInstallation(directories).problem {
-            throw ValidationError("--simultaneous commits words with Whisper, and \(missing) is not installed; \(WhisperInstallation.remedy)")
-        }
-        if commitPolicy != nil, !simultaneous {
-            throw ValidationError("--commit-policy chooses how --simultaneous commits words; give --simultaneous with it")
         }
         if listenDuringPlayback, echoCancel != .off {
             throw ValidationError("--listen-during-playback measures the microphone without echo cancellation; give --echo-cancel off with it")

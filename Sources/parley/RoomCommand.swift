@@ -20,7 +20,9 @@ struct RoomCommand: AsyncParsableCommand {
             is translated into every other party's language and spoken on their speaker. Two \
             parties never share a microphone: each needs a headset, or a speaker their microphone \
             does not hear. A party whose server goes away is marked away and comes back with it; \
-            the room goes on. Type @N TEXT to say TEXT as party N, :help for the commands; with \
+            the room goes on. A listener who speaks over the translation they hear stops it \
+            (--barge-in off: it plays on); --simultaneous interprets each clause to every listener \
+            while the speaker goes on. Type @N TEXT to say TEXT as party N, :help for the commands; with \
             standard input not a terminal, each line waits until what came before it was spoken. \
             Parley opens no port: a server on another machine is opened there (docs/rooms.md).
             """,
@@ -99,7 +101,11 @@ struct RoomCommand: AsyncParsableCommand {
             stages.waitGivenUp = { printError("\($0); leaving") }
             let writer = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
             defer { options.keepTranscript(writer) }
-            let room = RoomCoordinator(stages: stages, transcript: writer, endpointMilliseconds: options.endpointMilliseconds)
+            let interpretation = options.interpretation
+            let settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds, simultaneous: interpretation.simultaneous,
+                                        commitPolicy: interpretation.commitPolicy?.policy ?? .localAgreement,
+                                        bargeIn: interpretation.bargeIn != .off)
+            let room = RoomCoordinator(stages: stages, transcript: writer, settings: settings)
             try await Repl(room: room, options: options.replOptions(directories)).run()
         }
     }

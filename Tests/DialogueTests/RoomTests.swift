@@ -21,7 +21,8 @@ struct RoomTests {
         private final class Recorded: Sendable { let events = Mutex<[RoomEvent]>([]) }
         private let recorded = Recorded()
 
-        init(_ locales: [LocaleTag], transcript: TranscriptWriter? = nil, microphones: Bool = false) {
+        init(_ locales: [LocaleTag], transcript: TranscriptWriter? = nil, microphones: Bool = false,
+             settings: RoomSettings = RoomSettings()) {
             let audios = locales.map { _ in FakeAudio() }
             self.audios = audios
             recognizer = FakeRecognizer(locales: microphones ? locales : [])
@@ -38,7 +39,7 @@ struct RoomTests {
                            place: "server \($0 + 1)")
             }
             room = RoomCoordinator(stages: RoomStages(members: members, recognizer: recognizer, translator: translator,
-                                                      synthesizer: synthesizer), transcript: transcript)
+                                                      synthesizer: synthesizer), transcript: transcript, settings: settings)
             let events = room.events
             Task { [recorded] in for await event in events { recorded.events.withLock { $0.append(event) } } }
         }
@@ -161,5 +162,116 @@ struct RoomTests {
         await rig.room.stop()
         #expect(rig.events.contains(.error("there is no party 3 (parties 1–2)")))
         #expect(rig.translator.translated.isEmpty)
+    }
+
+    @Test("simultaneous: each clause a party ends while speaking is translated once per language and spoken to every listener at once; the utterance is written once, with its clauses")
+    func simultaneous() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("room-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.jsonl").path
+        let rig = Rig([Self.english, Self.french, Self.spanish], transcript: try TranscriptWriter(path: path), microphones: true,
+                      settings: RoomSettings(simultaneous: true))
+        await rig.room.start()
+        let (first, second, tail) = (SimultaneousTests.first, SimultaneousTests.second, SimultaneousTests.tail)
+        rig.recognizer.script([[.speechStarted(at: 0.2), .clause(first)]])
+        _ = rig.audios[0].feed()
+        try await rig.waitFor("the first clause on both listeners' speakers") {
+            rig.audios[1].playedChunks.count == 2 && rig.audios[2].playedChunks.count == 2
+        }
+        #expect(!rig.events.contains { if case .heard = $0 { true } else { false } }, "party 1 is still speaking")
+        let options = try #require(rig.recognizer.requests.first?.options)
+        #expect(options.commitPolicy == .localAgreement && options.maximumDuration == RecognitionOptions.simultaneousMaximumDuration)
+        rig.recognizer.script([[.clause(second)]])
+        _ = rig.audios[0].feed()
+        let text = [first.text, second.text, tail.text].joined(separator: " ")
+        rig.recognizer.script([[.speechEnded(at: 5.4), .final(RecognitionResult(text: text, confidence: 0.9, isFinal: true,
+                                                                                clauses: [first, second, tail]))]])
+        _ = rig.audios[0].feed()
+        try await rig.waitFor("the utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
+        await rig.room.waitUntilSettled()
+        await rig.room.stop()
+
+        for clause in [first, second, tail] {
+            #expect(rig.translator.translated.filter { $0 == clause.text }.count == 2, "'\(clause.text)' once per language")
+        }
+        #expect(rig.audios[1].playedChunks.count == 6 && rig.audios[2].playedChunks.count == 6, "three clauses each")
+        #expect(rig.audios[0].playedChunks.isEmpty)
+        let clauseEvents = rig.events.compactMap { if case let .clause(number, party, text, _) = $0 { "\(number) \(party) \(text)" } else { nil } }
+        #expect(clauseEvents == ["1 1 \(first.text)", "1 1 \(second.text)", "1 1 \(tail.text)"])
+        let heardAt = try #require(rig.events.firstIndex { if case .heard = $0 { true } else { false } })
+        let lastClause = try #require(rig.events.lastIndex { if case .clause = $0 { true } else { false } })
+        #expect(lastClause < heardAt, "the whole utterance follows its clauses")
+        let joined = { (locale: LocaleTag) in
+            [first, second, tail].map { FakeTranslator.translation(of: $0.text, to: locale) }.joined(separator: " ")
+        }
+        #expect(rig.translations(of: 1).map(\.text) == [joined(Self.french), joined(Self.spanish)])
+
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        try #require(lines.count == 1, "one utterance: \(lines)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(entry["text"] as? String == text && entry["simultaneous"] as? Bool == true)
+        let clauses = try #require(entry["clauses"] as? [[String: Any]])
+        #expect(clauses.compactMap { $0["text"] as? String } == [first.text, second.text, tail.text])
+        #expect(clauses.compactMap { $0["tail"] as? Bool } == [false, false, true])
+        #expect(clauses.allSatisfy { ($0["translations"] as? [[String: Any]])?.count == 2 })
+        let starts = clauses.compactMap { $0["source_start"] as? Double }, ends = clauses.compactMap { $0["source_end"] as? Double }
+        #expect(starts.count == 3 && zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("a listener who speaks over the translation they hear holds it: a backchannel lets it play on, words stop it")
+    func bargeIn() async throws {
+        let rig = Rig([Self.english, Self.french], microphones: true)
+        await rig.room.start()
+        rig.audios[1].holdPlayback(true)
+        await rig.room.type("Good morning", as: 1)
+        try await rig.waitFor("the translation playing to party 2") { rig.events.contains(.speaking(number: 1, party: 2)) }
+
+        rig.recognizer.script([[.speechStarted(at: 0.1)], [.speechEnded(at: 0.4), .final(RecognitionResult(text: "Mm.", isFinal: true))]])
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("the hold") { rig.events.contains(.bargeIn(party: 2)) }
+        #expect(rig.audios[1].log.last == "pausePlayback")
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("the backchannel dismissed") {
+            rig.events.contains(.bargeInDismissed(party: 2, reason: "a backchannel ('mm')"))
+        }
+        #expect(rig.audios[1].log.contains("resumePlayback") && !rig.audios[1].log.contains("cancelPlayback"))
+
+        await rig.room.type("Where is the station?", as: 1)  // queued for party 2 behind the first
+        rig.recognizer.script([[.speechStarted(at: 0.1)],
+                               [.speechEnded(at: 1.2), .final(RecognitionResult(text: "Attendez, j'ai une question", isFinal: true))]])
+        _ = rig.audios[1].feed()
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("the interruption") {
+            rig.events.contains { if case .interrupted(number: 1, party: 2, _) = $0 { true } else { false } }
+        }
+        #expect(rig.audios[1].log.contains("cancelPlayback"))
+        try await rig.waitFor("the next utterance playing to party 2") { rig.events.contains(.speaking(number: 3, party: 2)) }
+        rig.audios[1].holdPlayback(false)
+        rig.audios[1].releasePlayback()
+        await rig.room.waitUntilSettled()
+        await rig.room.stop()
+        let heard = rig.events.compactMap { if case let .heard(utterance) = $0 { "\(utterance.party) \(utterance.text)" } else { nil } }
+        #expect(heard.contains("2 Attendez, j'ai une question") && heard.contains("2 Mm."), "their words are theirs to say: \(heard)")
+        #expect(rig.translations(of: 4).map(\.parties) == [[1]], "party 1 hears what interrupted")
+    }
+
+    @Test("with barge-in off, a listener who speaks does not hold the translation they hear")
+    func bargeInOff() async throws {
+        let rig = Rig([Self.english, Self.french], microphones: true, settings: RoomSettings(bargeIn: false))
+        await rig.room.start()
+        rig.audios[1].holdPlayback(true)
+        await rig.room.type("Good morning", as: 1)
+        try await rig.waitFor("the translation playing to party 2") { rig.events.contains(.speaking(number: 1, party: 2)) }
+        rig.recognizer.script([[.speechStarted(at: 0.1)],
+                               [.speechEnded(at: 1.2), .final(RecognitionResult(text: "Attendez, j'ai une question", isFinal: true))]])
+        _ = rig.audios[1].feed()
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("party 2's utterance") { rig.events.contains { if case .heard(let u) = $0 { u.party == 2 } else { false } } }
+        rig.audios[1].holdPlayback(false)
+        rig.audios[1].releasePlayback()
+        await rig.room.waitUntilSettled()
+        #expect(!rig.audios[1].log.contains("pausePlayback") && !rig.audios[1].log.contains("cancelPlayback"))
+        await rig.room.stop()
+        #expect(!rig.events.contains { if case .interrupted = $0 { true } else { false } })
     }
 }

@@ -196,7 +196,12 @@ struct RoomTests {
                       (["room", "en-US,source=a", "fr-FR,source=a"], "parties 1 and 2 would share one microphone (a of the default server)"),
                       (["room", "en-US,source=a", "fr-FR,source=b", "--source", "c"], "--source and --sink name one microphone"),
                       (["room", "en-US,source=a", "fr-FR,sink"], "party 'fr-FR,sink': 'sink' is not KEY=VALUE"),
-                      (["room", "en-US,source=a", "fr-FR,source=b,cookie=/nonexistent-cookie"], "party 2's cookie /nonexistent-cookie does not exist")])
+                      (["room", "en-US,source=a", "fr-FR,source=b,cookie=/nonexistent-cookie"], "party 2's cookie /nonexistent-cookie does not exist"),
+                      (["room", "en-US,source=a", "fr-FR,source=b", "--simultaneous", "--recognizer", "pocketsphinx"],
+                       "--simultaneous commits words with Whisper, which --recognizer pocketsphinx leaves out"),
+                      (["room", "en-US,source=a", "fr-FR,source=b", "--commit-policy", "align-att"],
+                       "--commit-policy chooses how --simultaneous commits words"),
+                      (["room", "en-US,source=a", "fr-FR,source=b", "--barge-in", "maybe"], "--barge-in")])
     func refused(arguments: [String], expected: String) throws {
         let output = try ProcessRunner.parley(arguments)
         #expect(output.status == 64)

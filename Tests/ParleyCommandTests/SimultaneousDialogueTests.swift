@@ -122,10 +122,10 @@ struct SimultaneousDialogueTests {
 
     /// `parley say --locale es-ES --out` of `text` at `speed` times normal (the dialogue's rate
     /// for a clause spoken faster: 0.5 is normal on the 0…1 scale, 1 four times normal), 16 kHz.
-    static func saidSamples(_ text: String, speed: Double, in directory: URL) throws -> [Int16] {
+    static func saidSamples(_ text: String, speed: Double, in directory: URL, locale: String = "es-ES") throws -> [Int16] {
         let rate = speed <= 1 ? 0.5 * speed : 0.5 + (speed - 1) / 3 * 0.5
         let wav = directory.appendingPathComponent("say.wav").path, raw = directory.appendingPathComponent("say.raw").path
-        let said = try ProcessRunner.parley(["say", "--locale", "es-ES", "--rate", String(rate), "--out", wav, text])
+        let said = try ProcessRunner.parley(["say", "--locale", locale, "--rate", String(rate), "--out", wav, text])
         try #require(said.status == 0, "\(said.stderr)")
         let converted = try ProcessRunner.run(["sox", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
         try #require(converted.status == 0, "\(converted.stderr)")

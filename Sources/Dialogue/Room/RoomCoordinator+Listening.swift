@@ -24,7 +24,11 @@ extension RoomCoordinator {
         if parties[index].request == nil {
             parties[index].epoch += 1
             let epoch = parties[index].epoch
-            let options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds, channel: "party \(index + 1)")
+            var options = RecognitionOptions(endpointMilliseconds: settings.endpointMilliseconds, channel: "party \(index + 1)")
+            if settings.simultaneous {
+                options.commitPolicy = settings.commitPolicy
+                options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration
+            }
             do {
                 let request = try await recognizer.makeRequest(locale: stages.members[index].locale, options: options)
                 guard parties[index].epoch == epoch, !stopped else { _ = await request.cancel(); return }
@@ -56,10 +60,11 @@ extension RoomCoordinator {
         case let .speechStarted(at):
             parties[index].speechStart = start + at
             emit(.speechStarted(party: index + 1))
+            await holdPlayback(of: index)
         case let .partial(text):
             emit(.partial(party: index + 1, text: text))
-        case .clause:
-            break
+        case let .clause(clause):
+            interpret(clause, party: index)
         case let .speechEnded(at):
             parties[index].speechEnd = start + at
         case let .final(result):
@@ -70,14 +75,25 @@ extension RoomCoordinator {
     }
 
     func recognized(_ result: RecognitionResult, party index: Int) async {
+        await decideBargeIn(of: index, readings: result.hypotheses.map { $0.map(\.text) } ?? [result.text])
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return }
         let now = clock.now()
         let speech = (parties[index].speechStart ?? now, parties[index].speechEnd ?? now)
+        if parties[index].live != nil || !(result.clauses ?? []).isEmpty {
+            return interpretationEnded(text, clauses: result.clauses ?? [], confidence: result.confidence,
+                                       speech: speech, party: index)
+        }
+        guard !text.isEmpty else { return }
         await deliver(party: index, text: text, input: .speech, confidence: result.confidence, speech: speech)
     }
 
     func recognitionFailed(_ error: any Error, party index: Int) async {
+        await decideBargeIn(of: index, readings: [])
+        if parties[index].live != nil, !Self.handsBackItsPartial(error) {
+            let now = clock.now()
+            interpretationEnded(nil, clauses: [], confidence: nil,
+                                speech: (parties[index].speechStart ?? now, parties[index].speechEnd ?? now), party: index)
+        }
         switch error as? RecognitionError {
         case .emptyRecognition?, .speechTimeout?:
             return  // nobody spoke, or nothing worth a word: the next request listens on
@@ -87,5 +103,13 @@ extension RoomCoordinator {
         default:
             emit(.error("party \(index + 1): speech could not be recognized: \(error)"))
         }
+    }
+
+    /// Whether `error` hands back what was heard (which then ends the utterance as it would
+    /// have ended); any other failure of an utterance being interpreted leaves it without its
+    /// end, and what was committed is the utterance.
+    static func handsBackItsPartial(_ error: any Error) -> Bool {
+        if case .utteranceTooLong? = error as? RecognitionError { return true }
+        return false
     }
 }

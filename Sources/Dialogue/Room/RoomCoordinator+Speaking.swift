@@ -15,22 +15,30 @@ extension RoomCoordinator {
                                       input: input, confidence: confidence, speechStart: speech.start,
                                       speechEnd: speech.end, recognized: clock.now())
         emit(.heard(utterance))
-        let translations = await translate(utterance)
+        let translations = await translate(text, from: index)
         for translation in translations { emit(.translated(number: utterance.number, translation)) }
         writeTranscript(utterance, translations)
+        queue(translations, number: utterance.number)
+    }
+
+    /// Queues each translation for the speakers of the parties it is for.
+    func queue(_ translations: [RoomTranslation], number: Int, sourceEnd: Double? = nil) {
         for translation in translations {
             guard let text = translation.text else { continue }
             for listener in translation.parties {
                 pending += 1
-                parties[listener - 1].speaker?.yield(SpeechJob(number: utterance.number, text: text, locale: translation.locale))
+                parties[listener - 1].speaker?.yield(SpeechJob(number: number, text: text, locale: translation.locale,
+                                                               sourceEnd: sourceEnd))
             }
         }
     }
 
-    /// The utterance in each language of the other parties, once per language, in parallel.
-    func translate(_ utterance: RoomUtterance) async -> [RoomTranslation] {
+    /// `text`, said by party `speaker`, in each language of the other parties, once per
+    /// language, in parallel.
+    func translate(_ text: String, from speaker: Int) async -> [RoomTranslation] {
+        let source = stages.members[speaker].locale
         var listeners: [(locale: LocaleTag, parties: [Int])] = []
-        for (index, member) in stages.members.enumerated() where index + 1 != utterance.party {
+        for (index, member) in stages.members.enumerated() where index != speaker {
             if let group = listeners.firstIndex(where: { $0.locale == member.locale }) {
                 listeners[group].parties.append(index + 1)
             } else {
@@ -44,11 +52,11 @@ extension RoomCoordinator {
                 group.addTask {
                     var translation = RoomTranslation(parties: listener.parties, locale: listener.locale, text: nil,
                                                       pivots: [], unknownWords: [], failure: nil, translated: 0)
-                    if listener.locale.language == utterance.locale.language {
-                        translation.text = utterance.text  // the same language: heard as said
+                    if listener.locale.language == source.language {
+                        translation.text = text  // the same language: heard as said
                     } else if let translator {
                         do {
-                            let result = try await translator.translate(utterance.text, from: utterance.locale, to: listener.locale)
+                            let result = try await translator.translate(text, from: source, to: listener.locale)
                             translation.text = result.text
                             translation.pivots = result.pivots
                             translation.unknownWords = result.unknownWords
@@ -81,18 +89,27 @@ extension RoomCoordinator {
                 emit(.notSpoken(number: job.number, party: index + 1, reason: "\(silent)"))
                 continue
             }
+            if parties[index].interruptedUtterance == job.number { continue }  // they interrupted it
             guard let sink = stages.members[index].sink, let synthesizer = stages.synthesizer else { continue }
-            var playing = false
+            parties[index].playback += 1
+            let token = parties[index].playback
+            parties[index].playing = (job, nil)
+            defer { if parties[index].playback == token { parties[index].playing = nil } }
             do {
-                let utterance = Utterance(text: job.text, voice: .locale(job.locale))
-                try await synthesizer.speak(utterance, to: sink, while: { !stopped }) { event in
-                    guard case .audio = event, !playing else { return }
-                    playing = true
+                // A clause interpreted while its party speaks is spoken faster the further this
+                // listener is behind its end.
+                let speed = job.sourceEnd.map { InterpretationPace.speed(forLag: clock.now() - $0) } ?? 1
+                let utterance = Utterance(text: job.text, voice: .locale(job.locale),
+                                          rate: InterpretationPace.rate(Utterance.defaultRate, fasterBy: speed))
+                try await synthesizer.speak(utterance, to: sink, while: { !stopped && parties[index].playback == token }) { event in
+                    guard case .audio = event, parties[index].playback == token, parties[index].playing?.start == nil else { return }
+                    parties[index].playing?.start = clock.now()
                     emit(.speaking(number: job.number, party: index + 1))
                 }
                 parties[index].unanswered = nil
             } catch {
                 guard !stopped else { return }
+                guard parties[index].playback == token else { continue }  // interrupted
                 emit(.notSpoken(number: job.number, party: index + 1, reason: "\(error)"))
                 if let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
                     parties[index].unanswered = abandoned

@@ -11,9 +11,11 @@ import ParleyCore
 /// ```
 ///
 /// Times are seconds on the room's clock. `away` names the parties who were away when it
-/// was said: they did not hear it.
+/// was said: they did not hear it. An utterance interpreted while spoken adds
+/// `"simultaneous":true` and its `clauses`, each with its text, `source_start`, `source_end`,
+/// `committed`, `tail` and its own `translations`; the utterance's translations are theirs joined.
 extension RoomCoordinator {
-    func writeTranscript(_ utterance: RoomUtterance, _ translations: [RoomTranslation]) {
+    func writeTranscript(_ utterance: RoomUtterance, _ translations: [RoomTranslation], clauses: [RoomClause]? = nil) {
         var json = JSONLine()
         json.field("room", object: "true")
         json.field("utterance", number: Double(utterance.number))
@@ -28,6 +30,10 @@ extension RoomCoordinator {
         json.field("translations", object: "[" + translations.map(Self.line).joined(separator: ",") + "]")
         let away = parties.indices.filter { parties[$0].away }.map { String($0 + 1) }
         json.field("away", object: "[" + away.joined(separator: ",") + "]")
+        if let clauses {
+            json.field("simultaneous", object: "true")
+            json.field("clauses", object: "[" + clauses.map(Self.line).joined(separator: ",") + "]")
+        }
         switch transcript.append(json.finished) {
         case .written, .stillFailing: break
         case let .failed(error as TranscriptError):
@@ -46,6 +52,17 @@ extension RoomCoordinator {
         json.field("unknown_words", strings: translation.unknownWords)
         if let failure = translation.failure { json.field("failure", string: failure) }
         json.field("translated", number: translation.translated)
+        return json.finished
+    }
+
+    private static func line(_ clause: RoomClause) -> String {
+        var json = JSONLine()
+        json.field("text", string: clause.text)
+        json.field("source_start", number: clause.sourceStart)
+        json.field("source_end", number: clause.sourceEnd)
+        json.field("committed", number: clause.committed)
+        json.field("tail", object: clause.isTail ? "true" : "false")
+        json.field("translations", object: "[" + clause.translations.map(Self.line).joined(separator: ",") + "]")
         return json.finished
     }
 }

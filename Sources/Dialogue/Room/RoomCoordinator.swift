@@ -11,6 +11,11 @@ import Foundation
 /// written to the transcript once, and spoken to each listener on their own speaker: one
 /// queue per listener, so the listeners hear in parallel and each hears in order.
 ///
+/// With `RoomSettings.simultaneous`, each clause a party ends while still speaking is
+/// translated and queued for every listener at once (`RoomCoordinator+Interpreting`); with
+/// `bargeIn`, a listener who starts to speak holds the translation they hear, and their words
+/// decide whether it stops (`RoomCoordinator+BargeIn`).
+///
 /// A party whose audio server is lost is away: the room says so in one line and goes on;
 /// what is said meanwhile is still translated and written, and printed, but not spoken to
 /// them. When their session reconnects they are back.
@@ -29,7 +34,7 @@ public actor RoomCoordinator {
     public private(set) var emittedEvents = 0
     let stages: RoomStages
     let clock: SessionClock
-    let endpointMilliseconds: Int
+    let settings: RoomSettings
     var transcript: TranscriptLog
 
     /// What the room knows of one party while it runs.
@@ -48,6 +53,19 @@ public actor RoomCoordinator {
         /// Their speaker's server did not report the end of the last playback (a frozen
         /// server): after the end of input, what is still queued for them is not spoken.
         var unanswered: WaitAbandoned?
+        /// Their utterance being interpreted while they speak.
+        var live: LiveUtterance?
+        /// The last piece of their utterances' work (a clause or an utterance to translate and
+        /// queue): the next waits for it, so that what they said reaches the listeners in order.
+        var chain: Task<Void, Never>?
+        /// What their speaker plays now, and when it began to sound.
+        var playing: (job: SpeechJob, start: Double?)?
+        /// Counts what was played to them: an interruption ends the playing job's loop.
+        var playback = 0
+        /// They started speaking over `playing`, at this time: it is held until their words decide.
+        var heldSince: Double?
+        /// The utterance they interrupted: what is still queued of it is not spoken to them.
+        var interruptedUtterance: Int?
     }
 
     /// A translation waiting for a listener's speaker.
@@ -55,9 +73,14 @@ public actor RoomCoordinator {
         var number: Int
         var text: String
         var locale: LocaleTag
+        /// For a clause interpreted while its party speaks: when it ended in their speech, on
+        /// the room's clock. The further the listener is behind it, the faster it is spoken.
+        var sourceEnd: Double?
     }
 
     var parties: [PartyState]
+    /// The clauses of each utterance being interpreted, by its number, until it is written.
+    var clauses: [Int: [RoomClause]] = [:]
     var tasks: [Task<Void, Never>] = []
     var utterances = 0
     /// Utterances being translated, and translations queued or being spoken.
@@ -70,11 +93,11 @@ public actor RoomCoordinator {
     var inputEnded = false
 
     /// Creates a room; `transcript` gets one JSON line per utterance (nil writes none).
-    public init(stages: RoomStages, transcript: TranscriptWriter? = nil, endpointMilliseconds: Int = 500,
+    public init(stages: RoomStages, transcript: TranscriptWriter? = nil, settings: RoomSettings = RoomSettings(),
                 clock: SessionClock = .startingNow()) {
         self.stages = stages
         self.transcript = TranscriptLog(writer: transcript)
-        self.endpointMilliseconds = endpointMilliseconds
+        self.settings = settings
         self.clock = clock
         parties = Array(repeating: PartyState(), count: stages.members.count)
         (events, continuation) = AsyncStream.makeStream(of: RoomEvent.self)

@@ -49,12 +49,23 @@ public enum RoomEvent: Sendable, Equatable {
     case speechStarted(party: Int)
     /// What the recognizer has of party `party`'s speech so far.
     case partial(party: Int, text: String)
+    /// A clause of utterance `number`, ended while party `party` still speaks, and its
+    /// translations (`RoomSettings.simultaneous`); the utterance follows as a whole at its end.
+    case clause(number: Int, party: Int, text: String, translations: [RoomTranslation])
     /// An utterance, spoken or typed.
     case heard(RoomUtterance)
     /// A translation of utterance `number`.
     case translated(number: Int, RoomTranslation)
     /// The translation of utterance `number` started playing on party `party`'s speaker.
     case speaking(number: Int, party: Int)
+    /// Party `party` started speaking over the translation they hear: it is held until their
+    /// words decide (`RoomSettings.bargeIn`).
+    case bargeIn(party: Int)
+    /// Their words were no interruption (why: no words, a backchannel): the translation plays on.
+    case bargeInDismissed(party: Int, reason: String)
+    /// Party `party` interrupted the translation of utterance `number` after `playedSeconds`
+    /// of it: it stops, and what is still queued of it is not spoken to them.
+    case interrupted(number: Int, party: Int, playedSeconds: Double)
     /// The translation of utterance `number` was not spoken to `party`: why.
     case notSpoken(number: Int, party: Int, reason: String)
     /// Party `party`'s audio server is gone: they are away, the room goes on.
