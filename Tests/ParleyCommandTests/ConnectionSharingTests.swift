@@ -33,7 +33,7 @@ struct ConnectionSharingTests {
         let server = try sameServerWrittenAnotherWay()
         let (microphoneA, speakerA) = (try LoopbackDevice(label: "c3mic"), try LoopbackDevice(label: "c3spk"))
         let (microphoneB, speakerB) = (try LoopbackDevice(label: "c4mic"), try LoopbackDevice(label: "c4spk"))
-        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--typed-only", "--echo-cancel", "off",
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--typed-only",
                                    "--source", microphoneA.monitor, "--sink", speakerA.sink,
                                    "--source-b", microphoneB.monitor, "--sink-b", speakerB.sink, "--server-b", server,
                                    "--no-transcript", "--no-history"])
