@@ -45,7 +45,7 @@ var targets: [Target] = [
     // MARK: Audio
     .target(
         name: "Audio",
-        dependencies: ["ParleyCore", "CPulseAudio", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["ParleyCore", "CPulseAudio", "CFFTW", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(
         name: "AudioTests",

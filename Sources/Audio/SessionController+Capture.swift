@@ -46,9 +46,56 @@ extension SessionController {
             if let data {
                 let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2)
                 judge(samples)
-                if deliversMicrophone { captured(samples) }
+                // The subtraction runs all the time, so that it knows the room before it is needed.
+                if let ready = echoSubtraction?.microphoneArrived(samples, at: guardTime, person: echoGuard.verdict == .person) {
+                    if let report = echoSubtraction?.takeReport(every: 125) {
+                        logger.debug("echo subtraction: \(report.decibels) dB less over \(report.blocks) blocks with playback, \(report.promotions) renewals, \(report.forgotten) forgotten, monitor placed \(report.offset ?? 0) samples on")
+                    }
+                    if deliversMicrophone, !ready.isEmpty { ready.withUnsafeBufferPointer { captured($0) } }
+                } else if deliversMicrophone {
+                    captured(samples)
+                }
+            } else if echoSubtraction != nil {
+                // A hole counts as silence for the subtraction, which counts samples to stay placed.
+                let silence = [Int16](repeating: 0, count: length / 2)
+                if let ready = silence.withUnsafeBufferPointer({ echoSubtraction?.microphoneArrived($0, at: guardTime) }),
+                   deliversMicrophone, !ready.isEmpty {
+                    ready.withUnsafeBufferPointer { captured($0) }
+                }
             }
             try? stream.drop()
+        }
+    }
+
+    /// The speaker's monitor's read callback (mainloop thread).
+    func referenceReadable(_ stream: PulseStream) {
+        while stream.readableSize > 0 {
+            guard let (data, length) = try? stream.peek(), length > 0 else { return }
+            if let data {
+                let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2)
+                echoSubtraction?.referenceArrived(samples, at: guardTime)
+            } else {
+                // A hole in the recording still takes its time: it counts as silence, so the
+                // monitor stays placed against the microphone.
+                let silence = [Int16](repeating: 0, count: length / 2)
+                silence.withUnsafeBufferPointer { echoSubtraction?.referenceArrived($0, at: guardTime) }
+            }
+            try? stream.drop()
+        }
+    }
+
+    /// The monitor's state callback: a monitor that fails is let go, and the microphone heard
+    /// while Parley speaks keeps its echo; the session goes on.
+    func referenceStateChanged(_ stream: PulseStream) {
+        switch stream.state {
+        case .failed, .terminated:
+            guard stream === referenceStream else { return }
+            logger.warning("the speaker's monitor stopped (\(contextError())); its echo stays in the microphone heard while Parley speaks")
+            stream.clearCallbacks()
+            referenceStream = nil
+            echoSubtraction = nil
+        default:
+            break
         }
     }
 

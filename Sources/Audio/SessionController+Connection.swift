@@ -201,7 +201,7 @@ extension SessionController {
 
     /// Stops every callback of the current context and streams (they may be failing right now).
     private func detachCallbacks() {
-        for stream in [recordStream, playbackStream, guardStream].compactMap({ $0 }) {
+        for stream in [recordStream, playbackStream, guardStream, referenceStream].compactMap({ $0 }) {
             stream.clearCallbacks()
         }
         if let connection { connection.stopFollowing(self) } else { ownContext?.onStateChange(nil) }
@@ -212,10 +212,12 @@ extension SessionController {
     func teardownConnection() {
         detachCallbacks()
         cancelDrainOperation()
-        for stream in [recordStream, playbackStream, guardStream].compactMap({ $0 }) where stream.state == .ready {
+        for stream in [recordStream, playbackStream, guardStream, referenceStream].compactMap({ $0 }) where stream.state == .ready {
             stream.disconnect()
         }
         guardStream = nil
+        referenceStream = nil
+        echoSubtraction = nil
         recordStream = nil
         playbackStream = nil
         if let connection {

@@ -15,6 +15,8 @@ struct StreamDevices: Sendable, Equatable {
     var guardsMicrophone = false
     /// That microphone (nil: the server's default source).
     var guardSource: String?
+    /// The speaker's monitor behind a canceller, recorded as the reference for `EchoSubtraction`.
+    var referenceSource: String?
     /// Whether capture is discarded while the machine speaks.
     var gatesCaptureDuringPlayback: Bool
 
@@ -31,6 +33,7 @@ struct StreamDevices: Sendable, Equatable {
         sink = canceller.sink
         guardsMicrophone = true
         guardSource = options.source
+        referenceSource = options.sink.map { "\($0).monitor" } ?? "@DEFAULT_MONITOR@"
         gatesCaptureDuringPlayback = false
     }
 }

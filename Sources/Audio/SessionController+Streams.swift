@@ -29,6 +29,7 @@ extension SessionController {
             } catch {
                 return streamFailure(microphone)
             }
+            openReference(on: context, flags: flags)
         }
         do {
             try record.connectRecord(device: devices.source, buffer: captureBufferAttributes(), flags: flags)
@@ -41,6 +42,27 @@ extension SessionController {
             return streamFailure(playback)
         }
         return nil
+    }
+
+    /// The speaker's monitor, for `EchoSubtraction`. It is a help, not a need: a server that
+    /// refuses it leaves the microphone as it is while Parley speaks, said in the log.
+    private func openReference(on context: PulseContext, flags: PulseStream.Flags) {
+        guard let monitor = makeStream(on: context, name: "Parley echo reference", format: .recognition,
+                                       role: options.captureRole) else {
+            return logger.warning("the speaker's monitor cannot be recorded (\(contextError())); its echo stays in the microphone heard while Parley speaks")
+        }
+        referenceStream = monitor
+        echoSubtraction = EchoSubtraction()
+        monitor.onStateChange { [unowned self, unowned monitor] in referenceStateChanged(monitor) }
+        monitor.onReadable { [unowned self, unowned monitor] in referenceReadable(monitor) }
+        do {
+            try monitor.connectRecord(device: devices.referenceSource, buffer: guardBufferAttributes(), flags: flags)
+        } catch {
+            logger.warning("the speaker's monitor cannot be recorded (\(contextError())); its echo stays in the microphone heard while Parley speaks")
+            monitor.clearCallbacks()
+            referenceStream = nil
+            echoSubtraction = nil
+        }
     }
 
     /// A new stream in `format` with our application name and `media.role`; nil when refused.

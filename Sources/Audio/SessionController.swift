@@ -50,6 +50,10 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var recordStream: PulseStream?
     /// The microphone behind an echo canceller, for the echo guard alone (see `AudioSessionOptions`).
     var guardStream: PulseStream?
+    /// The speaker's monitor behind an echo canceller, the reference of `echoSubtraction`.
+    var referenceStream: PulseStream?
+    /// Takes the echo out of `guardStream`'s microphone, with `referenceStream` (see `EchoSubtraction`).
+    var echoSubtraction: EchoSubtraction?
     var playbackStream: PulseStream?
     var connectWaiter: CheckedContinuation<Void, any Error>?
     var gate: CaptureGate

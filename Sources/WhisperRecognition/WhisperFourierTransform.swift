@@ -1,10 +1,11 @@
 internal import CFFTW
+import ParleyCore
 
 /// The power spectrum of real frames of one size, by FFTW's real-to-complex transform in
 /// Double precision.
 ///
 /// One plan per size serves every thread: the plan is made once (FFTW's planner is not
-/// thread-safe, so only `init` calls it, and instances are made through `shared`), and
+/// thread-safe, so only `init` calls it, inside `FourierPlanning.serialized`), and
 /// `fftw_execute_dft_r2c` with arrays of the caller's own is the one FFTW call that is
 /// thread-safe. The plan is made with `FFTW_UNALIGNED`, so any buffer will do, and
 /// `FFTW_ESTIMATE`, so planning touches no data and the result does not depend on timing.
@@ -27,7 +28,10 @@ final class PowerSpectrumTransform: @unchecked Sendable {
         self.size = size
         let input = fftw_alloc_real(size), output = fftw_alloc_complex(size / 2 + 1)
         defer { fftw_free(input); fftw_free(output) }
-        guard let plan = fftw_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_UNALIGNED)) else {
+        let made = FourierPlanning.serialized {
+            fftw_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_UNALIGNED))
+        }
+        guard let plan = made else {
             preconditionFailure("FFTW made no plan for a real transform of \(size) samples")
         }
         self.plan = plan

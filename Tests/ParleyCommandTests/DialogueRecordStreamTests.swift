@@ -6,7 +6,8 @@ import TestSupport
 /// A conversation records through one stream from its first turn to its last: typed turns,
 /// a spoken turn and the speech played in between neither close nor replace it. With the
 /// defaults that stream records the echo canceller's source, and the echo guard's stream on the
-/// microphone behind it is just as steady.
+/// microphone behind it, and the speaker's monitor recorded as the echo's reference
+/// (`EchoSubtraction`), are just as steady.
 @Suite("One record stream per conversation", .serialized)
 struct DialogueRecordStreamTests {
     @Test func typedAndSpokenTurnsShareOneRecordStream() throws {
@@ -49,18 +50,21 @@ struct DialogueRecordStreamTests {
         #expect(indices.count == 1, "the record stream's index never changes: \(samples)")
         #expect(samples.allSatisfy { $0.guards.count == 1 }, "one echo guard stream at every reading: \(samples)")
         #expect(Set(samples.flatMap(\.guards)).count == 1, "the echo guard's stream never changes: \(samples)")
+        #expect(samples.allSatisfy { $0.references.count == 1 }, "one monitor of the speaker at every reading: \(samples)")
+        #expect(Set(samples.flatMap(\.references)).count == 1, "the monitor's stream never changes: \(samples)")
     }
 }
 
 /// Reads `pactl list source-outputs` on the test server in the background and keeps, at each
 /// reading, the indices of the record streams that belong to one process: its capture, and
-/// the echo guard's stream apart.
+/// the echo guard's stream and the speaker's monitor apart.
 final class RecordStreamSampler: Sendable {
     struct Sample: Sendable, CustomStringConvertible {
         var label: String
         var indices: [Int]
         var guards: [Int]
-        var description: String { "\(label): \(indices), guard \(guards)" }
+        var references: [Int]
+        var description: String { "\(label): \(indices), guard \(guards), reference \(references)" }
     }
 
     private let processIdentifier: Int32
@@ -101,10 +105,11 @@ final class RecordStreamSampler: Sendable {
               output.status == 0 else { return }
         let streams = output.stdout.components(separatedBy: "Source Output #").dropFirst()
             .filter { $0.contains("application.process.id = \"\(processIdentifier)\"") }
-        let guardName = "media.name = \"Parley echo guard\""
+        let guardName = "media.name = \"Parley echo guard\"", referenceName = "media.name = \"Parley echo reference\""
         let index = { (stream: String) in Int(stream.prefix { $0.isNumber }) }
-        let indices = streams.filter { !$0.contains(guardName) }.compactMap(index)
+        let indices = streams.filter { !$0.contains(guardName) && !$0.contains(referenceName) }.compactMap(index)
         let guards = streams.filter { $0.contains(guardName) }.compactMap(index)
-        state.withLock { $0.samples.append(Sample(label: $0.label, indices: indices, guards: guards)) }
+        let references = streams.filter { $0.contains(referenceName) }.compactMap(index)
+        state.withLock { $0.samples.append(Sample(label: $0.label, indices: indices, guards: guards, references: references)) }
     }
 }

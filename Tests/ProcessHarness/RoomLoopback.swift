@@ -3,6 +3,10 @@ import Foundation
 /// A simulated room on a PulseAudio server: `module-loopback` from `source` (a speaker's
 /// monitor) into `sink` (a microphone's null sink), `latency` ms late and `decibels` louder
 /// (negative: quieter) than it was played. `unload()` removes it.
+///
+/// The loopback keeps its rate (`adjust_time=0`): one that resamples to hold its latency moves
+/// the echo against what was played by samples each second (measured: 1407 to 1459 samples
+/// over 10 s), which no room does, and which an echo canceller on one device's clock never meets.
 public struct RoomLoopback: Sendable {
     /// The module index, for unloading.
     public let module: String
@@ -12,7 +16,7 @@ public struct RoomLoopback: Sendable {
     public init(from source: String, to sink: String, latency: Int, decibels: Double,
                 environment: [String: String]? = nil) throws {
         let loaded = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(source)",
-                                            "sink=\(sink)", "latency_msec=\(latency)"], environment: environment)
+                                            "sink=\(sink)", "latency_msec=\(latency)", "adjust_time=0"], environment: environment)
         guard loaded.status == 0 else { throw ProcessRunner.Failure(message: "no room loopback: \(loaded.stderr)") }
         (module, self.environment) = (loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines), environment)
         guard decibels != 0 else { return }

@@ -1,0 +1,296 @@
+internal import CFFTW
+import ParleyCore
+
+/// Parley's own echo canceller for the microphone heard while the machine speaks: it predicts
+/// the echo of what the speaker played (the reference) as a linear filter of it, and subtracts
+/// the prediction, and nothing else. A person speaking over the playback (double talk) is
+/// passed on whole, where the server's canceller suppresses them with the echo.
+///
+/// The filter is a partitioned-block frequency-domain adaptive filter (overlap-save): blocks
+/// of `blockSize` samples (16 ms at 16 kHz), `partitions` of them, so it models echo paths up
+/// to `pathSeconds` long, the reference's misplacement included. Two filters run side by side.
+/// The background adapts at every block (normalized per frequency by the reference's energy
+/// across the partitions); the foreground, whose prediction is subtracted, takes the
+/// background's coefficients once they have predicted better for `promotionBlocks` blocks in
+/// a row, and the background is set back to the foreground when it predicts much worse: a
+/// person speaking misleads the adaptation, and the foreground never learns from it. The
+/// caller says when a person is heard over the echo (`adapt` false): the filters then hold.
+/// A foreground whose output comes to hold more than the microphone (smoothed over blocks)
+/// has learned something else than the echo, and both filters are forgotten.
+///
+/// Not thread-safe: one owner feeds it, block after block, in order.
+final class EchoSubtractor {
+    /// Samples per block.
+    static let blockSize = 256
+    /// Blocks of echo path the filter holds.
+    static let partitions = 20
+    /// The longest echo path (reference misplacement included) the filter models.
+    static var pathSeconds: Double { Double(blockSize * partitions) / Double(AudioFormat.recognition.sampleRate) }
+    /// Blocks in a row the background must predict better before the foreground takes it.
+    static let promotionBlocks = 5
+    /// The background's step (normalized least mean squares, 0…2).
+    static let step = 1.0
+    /// Its step in a block that the learned room does not explain (a person speaking over the
+    /// echo that the echo guard could not tell, as loud as the echo).
+    static let cautiousStep = 0.2
+
+    private let transform = BlockTransform()
+    private let bins = BlockTransform.bins
+    /// The reference's spectra, newest at slot `newest`, a ring of `partitions` slots.
+    private let referenceRe: UnsafeMutablePointer<Double>, referenceIm: UnsafeMutablePointer<Double>
+    private var newest = 0
+    /// Per frequency: the reference's energy across the partitions held.
+    private let referenceEnergy: UnsafeMutablePointer<Double>
+    private let foregroundRe: UnsafeMutablePointer<Double>, foregroundIm: UnsafeMutablePointer<Double>
+    private let backgroundRe: UnsafeMutablePointer<Double>, backgroundIm: UnsafeMutablePointer<Double>
+    private let previousReference: UnsafeMutablePointer<Double>
+    private let errorRe: UnsafeMutablePointer<Double>, errorIm: UnsafeMutablePointer<Double>
+    private let foregroundError: UnsafeMutablePointer<Double>, backgroundError: UnsafeMutablePointer<Double>
+    private let filterSize: Int
+    private var betterRun = 0
+    /// The partition whose coefficients are held to `blockSize` taps at the next block (one
+    /// a block, in turn: the gradient constraint spread over the partitions).
+    private var constrained = 0
+    /// Blocks processed, and how many times the foreground took the background's coefficients.
+    private(set) var blocks = 0
+    private(set) var promotions = 0
+    /// How many times the filters were forgotten, having learned something else than the echo.
+    private(set) var forgotten = 0
+    /// The microphone's and the foreground's output energy, smoothed over blocks.
+    private var heardSmoothed = 0.0, leftSmoothed = 0.0
+
+    init() {
+        filterSize = Self.partitions * BlockTransform.bins
+        func zeros(_ count: Int) -> UnsafeMutablePointer<Double> {
+            let pointer = UnsafeMutablePointer<Double>.allocate(capacity: count)
+            pointer.initialize(repeating: 0, count: count)
+            return pointer
+        }
+        (referenceRe, referenceIm) = (zeros(filterSize), zeros(filterSize))
+        (foregroundRe, foregroundIm) = (zeros(filterSize), zeros(filterSize))
+        (backgroundRe, backgroundIm) = (zeros(filterSize), zeros(filterSize))
+        referenceEnergy = zeros(BlockTransform.bins)
+        (errorRe, errorIm) = (zeros(BlockTransform.bins), zeros(BlockTransform.bins))
+        previousReference = zeros(Self.blockSize)
+        (foregroundError, backgroundError) = (zeros(Self.blockSize), zeros(Self.blockSize))
+    }
+
+    deinit {
+        for pointer in [referenceRe, referenceIm, foregroundRe, foregroundIm, backgroundRe, backgroundIm, referenceEnergy,
+                        errorRe, errorIm, previousReference, foregroundError, backgroundError] {
+            pointer.deallocate()
+        }
+    }
+
+    /// Forgets the echo path: the next blocks learn it again.
+    private func forgetFilters() {
+        for pointer in [foregroundRe, foregroundIm, backgroundRe, backgroundIm] {
+            pointer.update(repeating: 0, count: filterSize)
+        }
+        (heardSmoothed, leftSmoothed) = (0, 0)
+        betterRun = 0
+        forgotten += 1
+    }
+
+    /// One block: `microphone` and `reference` (`blockSize` samples each, full scale 1, the
+    /// reference placed so that its echo arrives within `pathSeconds` after it) give the
+    /// microphone without the predicted echo in `output`.
+    func process(microphone: UnsafeBufferPointer<Double>, reference: UnsafeBufferPointer<Double>,
+                 output: UnsafeMutableBufferPointer<Double>, adapt: Bool = true) {
+        let block = Self.blockSize
+        precondition(microphone.count == block && reference.count == block && output.count == block)
+        blocks += 1
+        addReference(reference)
+        predict(foregroundRe, foregroundIm, into: foregroundError)
+        predict(backgroundRe, backgroundIm, into: backgroundError)
+        var heard = 0.0, foregroundLeft = 0.0, backgroundLeft = 0.0
+        for index in 0..<block {
+            let sample = microphone[index]
+            let foreground = sample - foregroundError[index], background = sample - backgroundError[index]
+            foregroundError[index] = foreground
+            backgroundError[index] = background
+            heard += sample * sample
+            foregroundLeft += foreground * foreground
+            backgroundLeft += background * background
+            output[index] = foreground
+        }
+        // A foreground that adds to what it hears has learned something else than the echo:
+        // it is forgotten, and the microphone passes as it is until the filters learn again.
+        heardSmoothed = 0.95 * heardSmoothed + heard
+        leftSmoothed = 0.95 * leftSmoothed + foregroundLeft
+        if blocks > 20 && leftSmoothed > 1.2 * heardSmoothed {
+            forgetFilters()
+            for index in 0..<block { output[index] = microphone[index] }
+            return
+        }
+        guard adapt else { betterRun = 0; return }
+        // Once the foreground takes out most of the echo (6 dB, smoothed), a block it leaves
+        // mostly in place holds something else: the background learns from it cautiously.
+        let learned = leftSmoothed < 0.25 * heardSmoothed
+        adaptBackground(step: learned && foregroundLeft > 0.5 * heard ? Self.cautiousStep : Self.step)
+        if backgroundLeft < 0.8 * foregroundLeft && backgroundLeft < heard {
+            betterRun += 1
+            if betterRun >= Self.promotionBlocks {
+                foregroundRe.update(from: backgroundRe, count: filterSize)
+                foregroundIm.update(from: backgroundIm, count: filterSize)
+                promotions += 1
+                betterRun = 0
+            }
+        } else {
+            betterRun = 0
+            if backgroundLeft > 4 * foregroundLeft && backgroundLeft > 1e-9 {
+                backgroundRe.update(from: foregroundRe, count: filterSize)
+                backgroundIm.update(from: foregroundIm, count: filterSize)
+            }
+        }
+    }
+
+    /// The new reference block joins the spectra: the previous block and this one, transformed.
+    private func addReference(_ reference: UnsafeBufferPointer<Double>) {
+        let block = Self.blockSize, bins = bins
+        let time = transform.time
+        for index in 0..<block {
+            time[index] = previousReference[index]
+            time[block + index] = reference[index]
+            previousReference[index] = reference[index]
+        }
+        transform.forward()
+        newest = (newest + 1) % Self.partitions
+        let (re, im) = (referenceRe + newest * bins, referenceIm + newest * bins)
+        let (newRe, newIm) = (transform.spectrumRe, transform.spectrumIm)
+        for bin in 0..<bins {
+            let old = re[bin] * re[bin] + im[bin] * im[bin]
+            re[bin] = newRe[bin]
+            im[bin] = newIm[bin]
+            referenceEnergy[bin] = max(0, referenceEnergy[bin] - old + re[bin] * re[bin] + im[bin] * im[bin])
+        }
+    }
+
+    /// The slot of partition `partition` (0: the newest block) in the ring.
+    private func slot(_ partition: Int) -> Int {
+        (newest - partition + Self.partitions) % Self.partitions
+    }
+
+    /// The echo the filter `(filterRe, filterIm)` predicts for the newest block, in time.
+    private func predict(_ filterRe: UnsafeMutablePointer<Double>, _ filterIm: UnsafeMutablePointer<Double>,
+                         into prediction: UnsafeMutablePointer<Double>) {
+        let bins = bins
+        let (re, im) = (transform.spectrumRe, transform.spectrumIm)
+        re.update(repeating: 0, count: bins)
+        im.update(repeating: 0, count: bins)
+        for partition in 0..<Self.partitions {
+            let (xr, xi) = (referenceRe + slot(partition) * bins, referenceIm + slot(partition) * bins)
+            let (wr, wi) = (filterRe + partition * bins, filterIm + partition * bins)
+            for bin in 0..<bins {
+                re[bin] += wr[bin] * xr[bin] - wi[bin] * xi[bin]
+                im[bin] += wr[bin] * xi[bin] + wi[bin] * xr[bin]
+            }
+        }
+        transform.inverse()
+        let block = Self.blockSize, scale = 1 / Double(transform.size)
+        for index in 0..<block { prediction[index] = transform.time[block + index] * scale }
+    }
+
+    /// One normalized step of the background towards what its error (`backgroundError`) says it
+    /// missed; one partition a block is held to `blockSize` taps (the gradient constraint).
+    private func adaptBackground(step: Double) {
+        let block = Self.blockSize, bins = bins
+        let time = transform.time
+        for index in 0..<block {
+            time[index] = 0
+            time[block + index] = backgroundError[index]
+        }
+        transform.forward()
+        let regularization = Double(Self.partitions * transform.size) * 1e-6
+        for bin in 0..<bins {
+            let gain = step / (referenceEnergy[bin] + regularization)
+            errorRe[bin] = transform.spectrumRe[bin] * gain
+            errorIm[bin] = transform.spectrumIm[bin] * gain
+        }
+        for partition in 0..<Self.partitions {
+            let (xr, xi) = (referenceRe + slot(partition) * bins, referenceIm + slot(partition) * bins)
+            let (wr, wi) = (backgroundRe + partition * bins, backgroundIm + partition * bins)
+            // + conj(X) · E, normalized.
+            for bin in 0..<bins {
+                wr[bin] += xr[bin] * errorRe[bin] + xi[bin] * errorIm[bin]
+                wi[bin] += xr[bin] * errorIm[bin] - xi[bin] * errorRe[bin]
+            }
+        }
+        constrain(backgroundRe + constrained * bins, backgroundIm + constrained * bins)
+        constrained = (constrained + 1) % Self.partitions
+    }
+
+    /// Holds one partition's coefficients to `blockSize` taps: to time, the second half cut, back.
+    private func constrain(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>) {
+        let block = Self.blockSize, bins = bins
+        transform.spectrumRe.update(from: re, count: bins)
+        transform.spectrumIm.update(from: im, count: bins)
+        transform.inverse()
+        let scale = 1 / Double(transform.size), time = transform.time
+        for index in 0..<block { time[index] *= scale }
+        for index in block..<(2 * block) { time[index] = 0 }
+        transform.forward()
+        re.update(from: transform.spectrumRe, count: bins)
+        im.update(from: transform.spectrumIm, count: bins)
+    }
+}
+
+/// The real Fourier transform pair of two blocks (`EchoSubtractor.blockSize` × 2 samples),
+/// with buffers of its own: one per subtractor.
+final class BlockTransform {
+    let size = 2 * EchoSubtractor.blockSize
+    /// Frequencies of the spectrum.
+    static let bins = EchoSubtractor.blockSize + 1
+    var bins: Int { Self.bins }
+    /// The time buffer (`size` samples): the forward transform's input, the inverse's output.
+    let time: UnsafeMutablePointer<Double>
+    /// The spectrum (`bins` values, real and imaginary parts apart): the forward transform's
+    /// output, the inverse's input.
+    let spectrumRe: UnsafeMutablePointer<Double>, spectrumIm: UnsafeMutablePointer<Double>
+    private let scratch: UnsafeMutablePointer<Double>
+    private let spectrum: UnsafeMutablePointer<fftw_complex>
+    private let forwardPlan: fftw_plan, inversePlan: fftw_plan
+
+    init() {
+        let size = 2 * EchoSubtractor.blockSize, bins = size / 2 + 1
+        time = fftw_alloc_real(size)
+        scratch = fftw_alloc_real(size)
+        spectrum = fftw_alloc_complex(bins)
+        spectrumRe = .allocate(capacity: bins)
+        spectrumIm = .allocate(capacity: bins)
+        let (time, spectrum, scratch) = (time, spectrum, scratch)
+        let plans = FourierPlanning.serialized {
+            (fftw_plan_dft_r2c_1d(Int32(size), time, spectrum, UInt32(FFTW_ESTIMATE)),
+             fftw_plan_dft_c2r_1d(Int32(size), spectrum, scratch, UInt32(FFTW_ESTIMATE)))
+        }
+        guard let forward = plans.0, let inverse = plans.1 else {
+            preconditionFailure("FFTW made no plan for a real transform of \(size) samples")
+        }
+        (forwardPlan, inversePlan) = (forward, inverse)
+    }
+
+    deinit {
+        FourierPlanning.serialized {
+            fftw_destroy_plan(forwardPlan)
+            fftw_destroy_plan(inversePlan)
+        }
+        fftw_free(time)
+        fftw_free(scratch)
+        fftw_free(spectrum)
+        spectrumRe.deallocate()
+        spectrumIm.deallocate()
+    }
+
+    /// Time → spectrum.
+    func forward() {
+        fftw_execute(forwardPlan)
+        for bin in 0..<bins { (spectrumRe[bin], spectrumIm[bin]) = (spectrum[bin].0, spectrum[bin].1) }
+    }
+
+    /// Spectrum → time, `size` times too large (FFTW does not normalize).
+    func inverse() {
+        for bin in 0..<bins { spectrum[bin] = (spectrumRe[bin], spectrumIm[bin]) }
+        fftw_execute(inversePlan)  // c2r overwrites its input, which is scratch here
+        for index in 0..<size { time[index] = scratch[index] }
+    }
+}
