@@ -85,7 +85,10 @@ struct EchoCancellerTests {
         let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.sink)
         defer { canceller.unload(server: nil) }
         var readings: [(echo: Double, residual: Double, lowered: Double)] = []
-        for _ in 0..<2 where readings.last.map({ cancels && $0.lowered <= 10 }) ?? true {
+        // Up to three readings: on a loaded machine pipewire-pulse's graph can catch up in steps
+        // during a reading, and its canceller learns the room again after each (CI read two
+        // readings of a 40 ms room below 10 dB in a row, once, beside the other suites).
+        for _ in 0..<3 where readings.last.map({ cancels && $0.lowered <= 10 }) ?? true {
             let (raw, cancelled) = (try Recording(source: microphone.monitor), try Recording(source: canceller.source))
             for name in ["0870", "0880"] {
                 let path = Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-\(name).wav")

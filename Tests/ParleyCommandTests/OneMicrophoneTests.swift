@@ -91,7 +91,7 @@ struct OneMicrophoneTests {
 struct RightReasonTests {
     @Test("an option that room does not have is named as such, whatever follows it")
     func unknownRoomOption() throws {
-        for option in [["--turns", "auto"], ["--simultaneous"]] {
+        for option in [["--turns", "auto"], ["--echo-cancel", "off"]] {
             let output = try CookieFileTests.parley(["room", "en-US,source=a", "fr-FR,source=b"] + option)
             #expect(output.status == 64)
             #expect(output.stderr.contains("\(option[0]) is not an option of room") && !output.stderr.contains("is not a locale"),
