@@ -4,19 +4,20 @@ import Foundation
 /// monitor) into `sink` (a microphone's null sink), `latency` ms late and `decibels` louder
 /// (negative: quieter) than it was played. `unload()` removes it.
 ///
-/// The loopback keeps its rate (`adjust_time=0`): one that resamples to hold its latency moves
-/// the echo against what was played by samples each second (measured: 1407 to 1459 samples
-/// over 10 s), which no room does, and which an echo canceller on one device's clock never meets.
+/// With `keepsRate` the loopback keeps its rate (`adjust_time=0`): one that resamples to hold
+/// its latency moves the echo against what was played by samples each second (measured: 1407
+/// to 1459 samples over 10 s), which no room does.
 public struct RoomLoopback: Sendable {
     /// The module index, for unloading.
     public let module: String
     private let environment: [String: String]?
 
     /// Loads the loopback and sets its level; throws, with the server's words, when it cannot.
-    public init(from source: String, to sink: String, latency: Int, decibels: Double,
+    public init(from source: String, to sink: String, latency: Int, decibels: Double, keepsRate: Bool = false,
                 environment: [String: String]? = nil) throws {
         let loaded = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(source)",
-                                            "sink=\(sink)", "latency_msec=\(latency)", "adjust_time=0"], environment: environment)
+                                            "sink=\(sink)", "latency_msec=\(latency)"] + (keepsRate ? ["adjust_time=0"] : []),
+                                           environment: environment)
         guard loaded.status == 0 else { throw ProcessRunner.Failure(message: "no room loopback: \(loaded.stderr)") }
         (module, self.environment) = (loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines), environment)
         guard decibels != 0 else { return }

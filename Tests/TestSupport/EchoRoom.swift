@@ -8,8 +8,11 @@ public final class EchoRoom: Sendable {
 
     /// What is played into `speaker` reaches `microphone` `latency` ms late, `decibels` louder
     /// (negative: quieter) than it was played.
-    public init(from speaker: LoopbackDevice, to microphone: LoopbackDevice, latency: Int, decibels: Double) throws {
+    /// `keepsRate`: see `RoomLoopback`.
+    public init(from speaker: LoopbackDevice, to microphone: LoopbackDevice, latency: Int, decibels: Double,
+                keepsRate: Bool = false) throws {
         loopback = try RoomLoopback(from: speaker.monitor, to: microphone.sink, latency: latency, decibels: decibels,
+                                    keepsRate: keepsRate,
                                     environment: TestAudioServer.environment())
     }
 
