@@ -90,13 +90,18 @@ extension SessionController {
         switch stream.state {
         case .failed, .terminated:
             guard stream === referenceStream else { return }
-            logger.warning("the speaker's monitor stopped (\(contextError())); its echo stays in the microphone heard while Parley speaks")
-            stream.clearCallbacks()
-            referenceStream = nil
-            echoSubtraction = nil
+            letReferenceGo(stream, "stopped")
         default:
             break
         }
+    }
+
+    /// Records the monitor no more (`what` happened to it), said in the log; the session goes on.
+    func letReferenceGo(_ stream: PulseStream, _ what: String) {
+        logger.warning("the speaker's monitor \(what) (\(contextError())); its echo stays in the microphone heard while Parley speaks")
+        stream.clearCallbacks()
+        referenceStream = nil
+        echoSubtraction = nil
     }
 
     /// Hands microphone samples to the echo guard; logs its verdict when it changes.

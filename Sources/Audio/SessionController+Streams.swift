@@ -58,10 +58,7 @@ extension SessionController {
         do {
             try monitor.connectRecord(device: devices.referenceSource, buffer: guardBufferAttributes(), flags: flags)
         } catch {
-            logger.warning("the speaker's monitor cannot be recorded (\(contextError())); its echo stays in the microphone heard while Parley speaks")
-            monitor.clearCallbacks()
-            referenceStream = nil
-            echoSubtraction = nil
+            letReferenceGo(monitor, "cannot be recorded")
         }
     }
 
