@@ -100,6 +100,10 @@ extension TurnCoordinator {
             for event in events where epoch.isCurrent(token) {
                 await handle(event, side: turn.side)
             }
+        } catch RecognitionError.requestReused {
+            // The request gave its final to an earlier chunk, whose handling is under way
+            // (chunks are fed while an earlier one is decoded): this one is past the turn.
+            return
         } catch {
             guard epoch.isCurrent(token) else { return }
             await recognitionFailed(error, side: turn.side)

@@ -29,6 +29,25 @@ struct FailureTests {
         #expect(await rig.coordinator.state == .listening(.a))
     }
 
+    /// Chunks are fed while an earlier one is decoded: one that reaches the request after the
+    /// final it gave an earlier chunk is past the turn, not a failure of it.
+    @Test func aChunkAfterTheFinalIsNoFailure() async throws {
+        let rig = TestRig()
+        try await rig.start()
+        rig.recognizer.script([[.speechStarted(at: 0.1)]])
+        rig.audio.feed()
+        try await rig.recorder.waitFor("speech started") { $0.contains { if case .speechStarted = $0 { true } else { false } } }
+        rig.recognizer.fail("append", with: RecognitionError.requestReused)
+        rig.audio.feed()
+        try await rig.recorder.waitFor("the second chunk appended") { _ in rig.recognizer.appendCount >= 2 }
+        #expect(await rig.coordinator.state == .listening(.a))
+        rig.recognizer.fail("append", with: nil)
+        rig.recognizer.script([[.partial("where is"), .speechEnded(at: 0.8), .final(RecognitionResult(text: "where is the station", isFinal: true))]])
+        rig.audio.feed()
+        #expect(try await rig.turns(1).map(\.text) == ["where is the station"])
+        #expect(!rig.recorder.events.contains { if case .error = $0 { true } else { false } }, "\(rig.recorder.events)")
+    }
+
     @Test func aRecognizerFailingToFinishIsReported() async throws {
         let rig = TestRig()
         try await rig.start()

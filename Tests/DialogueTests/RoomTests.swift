@@ -103,6 +103,25 @@ struct RoomTests {
         await rig.room.stop()
     }
 
+    @Test("a chunk that reaches a party's request after the final it gave an earlier chunk is past the utterance, not a failure")
+    func chunkAfterTheFinal() async throws {
+        let rig = Rig([Self.english, Self.french], microphones: true)
+        await rig.room.start()
+        rig.recognizer.script([[.speechStarted(at: 0.1)]])
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("speech started") { rig.recognizer.appendCount >= 1 }
+        rig.recognizer.fail("append", with: RecognitionError.requestReused)
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("the second chunk appended") { rig.recognizer.appendCount >= 2 }
+        rig.recognizer.fail("append", with: nil)
+        rig.recognizer.script([[.speechEnded(at: 0.3), .final(RecognitionResult(text: "Bonjour à tous", confidence: 0.8, isFinal: true))]])
+        _ = rig.audios[1].feed()
+        try await rig.waitFor("the French utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
+        await rig.room.waitUntilSettled()
+        #expect(!rig.events.contains { if case .error = $0 { true } else { false } }, "\(rig.events)")
+        await rig.room.stop()
+    }
+
     @Test("a party whose server is lost is away: the room goes on without speaking to them, and they come back with it")
     func awayAndBack() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("room-\(UUID().uuidString)")

@@ -15,6 +15,7 @@ public final class FakeRecognizer: SpeechRecognizer, LanguagePairRecognizer {
         var made: [(LocaleTag, RecognitionOptions)] = []
         var pairs: [(LocaleTag, LocaleTag)] = []
         var cancels = 0
+        var appends = 0
     }
 
     /// A recognizer with models for `locales`.
@@ -41,6 +42,8 @@ public final class FakeRecognizer: SpeechRecognizer, LanguagePairRecognizer {
     }
     /// How many requests were cancelled.
     public var cancelCount: Int { state.withLock { $0.cancels } }
+    /// How many chunks were appended to requests, failed appends included.
+    public var appendCount: Int { state.withLock { $0.appends } }
 
     public func supportedLocales() async -> [LocaleTag] { locales }
 
@@ -68,6 +71,7 @@ public final class FakeRecognizer: SpeechRecognizer, LanguagePairRecognizer {
 
     fileprivate func nextEvents() throws -> [RecognitionEvent] {
         try state.withLock { state in
+            state.appends += 1
             if let error = state.failures["append"] { throw error }
             return state.script.isEmpty ? [] : state.script.removeFirst()
         }

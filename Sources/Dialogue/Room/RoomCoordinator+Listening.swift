@@ -47,6 +47,9 @@ extension RoomCoordinator {
             for event in events where parties[index].epoch == epoch {
                 await handle(event, party: index)
             }
+        } catch RecognitionError.requestReused {
+            // The request gave its final to an earlier chunk, whose handling is under way.
+            return
         } catch {
             guard parties[index].epoch == epoch else { return }
             parties[index].request = nil
