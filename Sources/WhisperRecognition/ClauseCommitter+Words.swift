@@ -36,6 +36,33 @@ extension ClauseCommitter {
         return ",;:，、；：".contains(last)
     }
 
+    /// Times a phrase of two words or more must be written whole in a row, at the end of a
+    /// hypothesis, to be a loop (a single word: once more).
+    static let loopRepeats = 3
+
+    /// Where a loop begins in `words` (after the looping phrase's first time), or nil. Misled
+    /// by an echo or noise, Whisper can write one phrase over and over to the end of what it
+    /// heard ("have a husband or a husband or a husband or …"), and two decodes that loop
+    /// alike agree on it. A loop is a tail in which every word equals the word `period` before
+    /// it (the last may be cut short), the phrase written `loopRepeats` times or more: people
+    /// say "very very" or a sentence twice, rarely a phrase three times in a row.
+    static func loopStart(in words: [RecognizedWord]) -> Int? {
+        let keys = words.map { normalized($0.text) }
+        let count = keys.count
+        for start in 0..<count {
+            for period in 1...max(1, (count - start) / loopRepeats) {
+                let repeats = period == 1 ? loopRepeats + 1 : loopRepeats
+                // Written whole `repeats` times; what follows repeats it too, its last word may be cut short.
+                guard count - start >= period * repeats else { break }
+                let last = count - 1
+                let loops = (start + period..<last).allSatisfy { keys[$0] == keys[$0 - period] }
+                    && !keys[last].isEmpty && keys[last - period].hasPrefix(keys[last])
+                if loops { return start + period }
+            }
+        }
+        return nil
+    }
+
     /// Titles and abbreviations written with a full stop that Whisper puts before a name or a
     /// word in the languages Parley hears most: their stop ends no sentence.
     static let abbreviations: Set<String> = [

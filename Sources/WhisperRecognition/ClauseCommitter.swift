@@ -50,6 +50,8 @@ public import ParleyCore
 ///   agree later.) At the endpoint, `commitBeforeGap` commits the final decode's words
 ///   before the gap and slides the window to it, for the rest to be decoded again without
 ///   the prompt.
+/// - **No loops.** A hypothesis that writes one phrase over and over to its end is cut after
+///   the phrase's first time (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.
@@ -106,6 +108,8 @@ public struct ClauseCommitter: Sendable {
     public private(set) var stoppedEarlyCount = 0
     /// How many decodes were cut where they left speech out.
     public private(set) var gapCount = 0
+    /// How many decodes were cut where they began to loop (`loopStart`).
+    public private(set) var loopCount = 0
     /// Whether the last decode left speech out in a gap (`wordAcrossGap`): the next goes
     /// without the prompt.
     public private(set) var leftSpeechOut = false
@@ -137,6 +141,10 @@ public struct ClauseCommitter: Sendable {
                                     speech: SpeechTimeline = SpeechTimeline()) -> [RecognizedClause] {
         var words = heardWords
         leftSpeechOut = false
+        if let loop = Self.loopStart(in: words) {
+            words = Array(words[..<loop])
+            loopCount += 1
+        }
         if let gap = Self.wordAcrossGap(in: words, speech: speech) {
             words = Array(words[..<gap])
             gapCount += 1
@@ -186,7 +194,7 @@ public struct ClauseCommitter: Sendable {
     /// clause not handed on yet (the committed words of an open clause and the tail), each
     /// marked `isTail`: they were committed at the endpoint.
     public mutating func finish(tail words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
-        committed += newWords(in: words)
+        committed += newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words)
         pending = []
         return closeClauses(heardUntil: heardUntil, silent: true, atEnd: true)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 import Testing
 @testable import WhisperRecognition
@@ -50,6 +51,31 @@ import Testing
         // Words end at 0.3, 0.65, 1.0, 1.35, 1.7: with 2.1 s heard, those ending by 1.1 are stable.
         _ = committer.hypothesis(Self.words("we walked along the river", from: 0), heardUntil: 2.1)
         #expect(committer.committed.map(\.text) == ["we", "walked", "along"])
+    }
+
+    @Test("a phrase written over and over to the end of a hypothesis is a loop, cut after its first time; a phrase said twice, or a word three times, is speech")
+    func loops() {
+        let looping = Self.words("he would not have a husband or a husband or a husband or a husband or a hus", from: 0)
+        #expect(ClauseCommitter.loopStart(in: looping) == 7, "after the first 'a husband or'")
+        #expect(ClauseCommitter.loopStart(in: Self.words("no no no no no", from: 0)) == 1)
+        for speech in ["he might have been made amiable he might have been made amiable", "very very very good",
+                       "thank you thank you", "no no no", "the train the train leaves"] {
+            #expect(ClauseCommitter.loopStart(in: Self.words(speech, from: 0)) == nil, "'\(speech)' is speech")
+        }
+
+        // Two decodes that loop alike commit the phrase once: each is cut, and the cut one
+        // reads as stopped early.
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(Self.words("how he would not have", from: 0), heardUntil: 1.8)
+        _ = committer.hypothesis(Self.words("how he would not have a husband or a husband or a husband or a husband or", from: 0),
+                                 heardUntil: 5.6)
+        _ = committer.hypothesis(Self.words("how he would not have a husband or a husband or a husband or a husband or a husband", from: 0),
+                                 heardUntil: 6.0)
+        #expect(committer.loopCount == 2)
+        #expect(!committer.display.contains("husband or a husband"), "\(committer.display)")
+        let tail = committer.finish(tail: Self.words("how he would not have a husband or a husband or a husband or a", from: 0),
+                                    heardUntil: 6.5)
+        #expect(RecognizedWord.line(tail.flatMap(\.words).map(\.text)) == "how he would not have a husband or")
     }
 
     @Test("a word written as trailing off is never committed, nor anything after it")
@@ -212,7 +238,7 @@ import Testing
         var committer = ClauseCommitter(policy: .localAgreement)
         // Fourteen seconds of words with no punctuation and no pause, none of four letters (as
         // in a language written without spaces): no clause is cut.
-        let text = Array(repeating: "and", count: 40).joined(separator: " ")
+        let text = (0..<40).map { String(format: "x%02d", $0) }.joined(separator: " ")
         _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.2)
         _ = committer.hypothesis(Self.words(text, from: 0, gap: 0.05), heardUntil: 14.4)
         #expect(committer.clauses.isEmpty)
