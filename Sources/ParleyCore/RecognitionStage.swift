@@ -223,7 +223,9 @@ public protocol RecognitionRequest: AnyObject, Sendable {
     /// Feeds captured audio in the recognizer's format; returns the events it caused.
     func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent]
 
-    /// No more audio: processes what was heard and returns the full final result.
+    /// No more audio: processes what was heard and returns the full final result. Once
+    /// `append` has returned the final result (the utterance ended by itself), returns that one
+    /// again: a key pressed as the speech ended gets the turn, not `requestReused`.
     func finish() async throws -> RecognitionResult
 
     /// Stops now and returns what was recognized so far (not final).

@@ -1,4 +1,5 @@
 public import ParleyCore
+import Synchronization
 
 /// One utterance decoded by a locale's PocketSphinx decoder.
 ///
@@ -9,6 +10,8 @@ public import ParleyCore
 public final class PocketSphinxRequest: RecognitionRequest, Sendable {
     private let decoder: LocaleDecoder
     private let options: RecognitionOptions
+    /// The final result the utterance's end gave `append`: `finish()` answers with it again.
+    private let endedWith = Mutex<RecognitionResult?>(nil)
 
     init(decoder: LocaleDecoder, options: RecognitionOptions) {
         self.decoder = decoder
@@ -27,12 +30,16 @@ public final class PocketSphinxRequest: RecognitionRequest, Sendable {
     /// `utteranceTooLong` at the limits of `RecognitionOptions`, `requestReused` once over.
     public func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent] {
         precondition(chunk.format == .recognition, "the recognizer decodes 16 kHz mono; convert audio before")
-        return try await decoder.feed(chunk.samples, for: identity)
+        let events = try await decoder.feed(chunk.samples, for: identity)
+        for case let .final(result) in events { endedWith.withLock { $0 = result } }
+        return events
     }
 
-    /// Ends the utterance now and returns the final result of everything heard.
+    /// Ends the utterance now and returns the final result of everything heard (the one
+    /// `append` returned, when the utterance ended by itself).
     public func finish() async throws -> RecognitionResult {
-        try await decoder.finish(for: identity)
+        if let result = endedWith.withLock({ $0 }) { return result }
+        return try await decoder.finish(for: identity)
     }
 
     /// Stops now and returns the hypothesis so far, not final; empty when the request was over.

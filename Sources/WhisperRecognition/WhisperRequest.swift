@@ -40,6 +40,8 @@ public actor WhisperRequest: RecognitionRequest {
     /// Commits words while the person speaks (with a `CommitPolicy`).
     private var commits: CommitDecodes?
     private var isOver = false
+    /// The final result the utterance's end gave `append`: `finish()` answers with it again.
+    private var endedWith: RecognitionResult?
     /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
     private var pace = ArrivalPace()
 
@@ -82,6 +84,7 @@ public actor WhisperRequest: RecognitionRequest {
 
     /// Ends the utterance now and returns the final result of everything heard.
     public func finish() async throws -> RecognitionResult {
+        if let endedWith { return endedWith }
         guard !isOver else { throw RecognitionError.requestReused }
         isOver = true
         defer { release() }
@@ -147,7 +150,9 @@ public actor WhisperRequest: RecognitionRequest {
         case .ended:
             events.append(.speechEnded(at: tracker.seconds(tracker.position)))
             isOver = true
-            return try await decodeFinal()
+            let final = try await decodeFinal()
+            endedWith = final
+            return final
         case .timedOut:
             isOver = true
             throw RecognitionError.speechTimeout(options.startTimeout ?? 0)

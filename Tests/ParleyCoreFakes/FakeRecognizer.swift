@@ -97,16 +97,21 @@ private final class Request: RecognitionRequest {
         self.recognizer = recognizer
     }
 
+    private let endedWith = Mutex<RecognitionResult?>(nil)
+
     func append(_ chunk: PCMChunk) async throws -> [RecognitionEvent] {
         let events = try recognizer.nextEvents()
         for case let .partial(text) in events {
             partial.withLock { $0 = text }
         }
+        for case let .final(result) in events { endedWith.withLock { $0 = result } }
         return events
     }
 
+    /// The final `append` gave, as the protocol promises; else the scripted one.
     func finish() async throws -> RecognitionResult {
-        try recognizer.finishResult(partial: partial.withLock { $0 })
+        if let result = endedWith.withLock({ $0 }) { return result }
+        return try recognizer.finishResult(partial: partial.withLock { $0 })
     }
 
     func cancel() async -> RecognitionResult {

@@ -38,6 +38,8 @@ struct WhisperEndpointingTests {
         let pause = 1.5  // three times the endpoint
         let request = try await whisper.makeRequest(locale: english, options: .init())
         let heard = try await events(of: request, quiet(seconds: pause) + speech + quiet(seconds: 1))
+        // A key pressed as the speech ended gets the same turn, not `requestReused`.
+        let again = try await request.finish()
         await whisper.worker.shutdown()
 
         let starts = heard.compactMap { event -> Double? in
@@ -51,5 +53,6 @@ struct WhisperEndpointingTests {
         #expect(starts.count == 1 && starts.allSatisfy { $0 >= pause }, "speech started at \(starts) s")
         try #require(!alone.isEmpty, "the clip alone is recognized")
         #expect(finals == alone.map(\.text))
+        #expect([again.text] == finals, "finish after the endpoint answers with its final")
     }
 }
