@@ -43,8 +43,11 @@ public import ParleyCore
 ///   words before that one, whose own end is not known. Taken whole, its later words would
 ///   be committed seconds late, and the words said in the gap, lying before them, would read
 ///   as committed already and never be. The cut hypothesis mostly reads as stopped early.
-///   The decode after it goes without the prompt: Whisper leaves speech out most after a
-///   prompt, and decodes the same window whole far more often without one. (A decode that
+///   The decodes after it go without the prompt until one commits words: Whisper leaves
+///   speech out most after a prompt, and decodes the same window whole far more often without
+///   one. (Given the prompt back at once, decodes can alternate: with the prompt, the same
+///   few words misheard, the echo of a translation read as English; without it, the speech;
+///   no two in a row agree, and nothing is committed until the endpoint.) (A decode that
 ///   merely stopped early keeps the prompt for the next: without it, Whisper writes again
 ///   the end of the word the window starts in, "fish" of "selfish", and successive decodes
 ///   agree later.) At the endpoint, `commitBeforeGap` commits the final decode's words
@@ -110,8 +113,8 @@ public struct ClauseCommitter: Sendable {
     public private(set) var gapCount = 0
     /// How many decodes were cut where they began to loop (`loopStart`).
     public private(set) var loopCount = 0
-    /// Whether the last decode left speech out in a gap (`wordAcrossGap`): the next goes
-    /// without the prompt.
+    /// Whether a decode left speech out in a gap (`wordAcrossGap`) and no words were committed
+    /// since: decodes go without the prompt until some are.
     public private(set) var leftSpeechOut = false
 
     public init(policy: CommitPolicy, alignAttMargin: Double = ClauseCommitter.defaultAlignAttMargin) {
@@ -140,12 +143,12 @@ public struct ClauseCommitter: Sendable {
     public mutating func hypothesis(_ heardWords: [RecognizedWord], heardUntil: Double, silent: Bool = false,
                                     speech: SpeechTimeline = SpeechTimeline()) -> [RecognizedClause] {
         var words = heardWords
-        leftSpeechOut = false
         if let loop = Self.loopStart(in: words) {
             words = Array(words[..<loop])
             loopCount += 1
         }
-        if let gap = Self.wordAcrossGap(in: words, speech: speech) {
+        let gap = Self.wordAcrossGap(in: words, speech: speech)
+        if let gap {
             words = Array(words[..<gap])
             gapCount += 1
             leftSpeechOut = true
@@ -171,6 +174,7 @@ public struct ClauseCommitter: Sendable {
         // window end, not what was said: nothing from it on is committed.
         agreed = min(agreed, fresh.firstIndex(where: { Self.trailsOff($0.text) }) ?? agreed)
         committed += fresh.prefix(agreed)
+        if agreed > 0 && gap == nil { leftSpeechOut = false }
         pending = Array(fresh.dropFirst(agreed))
         return closeClauses(heardUntil: heardUntil, silent: silent, atEnd: false)
     }

@@ -78,6 +78,29 @@ import Testing
         #expect(ClauseCommitter.wordAcrossGap(in: words, speech: SpeechTimeline()) == nil)
     }
 
+    /// Given the prompt back after one decode, decodes alternated in an echo room: with it, a
+    /// few words misheard and cut at a gap; without it, the speech; no two in a row agreed.
+    @Test("after a decode that left speech out, decodes go without the prompt until one commits words")
+    func unpromptedUntilACommit() {
+        let window = Self.powerWindow
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(window.whole, heardUntil: 10.62, speech: window.speech)
+        _ = committer.hypothesis(window.stopped, heardUntil: 11.37, speech: window.speech)
+        #expect(committer.leftSpeechOut)
+        // Whole, but agreeing with nothing before it: nothing committed, still no prompt.
+        var misheard = window.next
+        misheard[0].text = "two"
+        _ = committer.hypothesis(misheard, heardUntil: 12.37, speech: window.speech)
+        #expect(committer.committed.isEmpty && committer.leftSpeechOut && committer.prompt == nil)
+        _ = committer.hypothesis(window.next, heardUntil: 12.37, speech: window.speech)
+        #expect(committer.committed.isEmpty, "the first word differs from the last decode's")
+        var again = window.next
+        again[again.count - 1].end += 0.01
+        _ = committer.hypothesis(again, heardUntil: 12.4, speech: window.speech)
+        #expect(committer.committed.map(\.text).prefix(4) == ["to", "do", "for", "them."])
+        #expect(!committer.leftSpeechOut, "words were committed: the prompt is back")
+    }
+
     @Test("AlignAtt commits a decode's words before its gap, not the word aligned across it, and the next decode goes without the prompt")
     func alignAttGap() {
         var committer = ClauseCommitter(policy: .alignAtt)
