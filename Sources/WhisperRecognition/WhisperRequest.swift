@@ -40,8 +40,9 @@ public actor WhisperRequest: RecognitionRequest {
     /// Commits words while the person speaks (with a `CommitPolicy`).
     private var commits: CommitDecodes?
     private var isOver = false
-    /// The final result the utterance's end gave `append`: `finish()` answers with it again.
-    private var endedWith: RecognitionResult?
+    /// The final decode the utterance's end began in `append`: `finish()` answers with its
+    /// result too, waiting for it if it is still running.
+    private var endedWith: Task<RecognitionResult, any Error>?
     /// Audio received so far (samples), and when recent chunks arrived: the pace of the source.
     private var pace = ArrivalPace()
 
@@ -84,7 +85,7 @@ public actor WhisperRequest: RecognitionRequest {
 
     /// Ends the utterance now and returns the final result of everything heard.
     public func finish() async throws -> RecognitionResult {
-        if let endedWith { return endedWith }
+        if let endedWith { return try await endedWith.value }
         guard !isOver else { throw RecognitionError.requestReused }
         isOver = true
         defer { release() }
@@ -150,9 +151,9 @@ public actor WhisperRequest: RecognitionRequest {
         case .ended:
             events.append(.speechEnded(at: tracker.seconds(tracker.position)))
             isOver = true
-            let final = try await decodeFinal()
+            let final = Task { try await decodeFinal() }
             endedWith = final
-            return final
+            return try await final.value
         case .timedOut:
             isOver = true
             throw RecognitionError.speechTimeout(options.startTimeout ?? 0)
