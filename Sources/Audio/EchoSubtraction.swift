@@ -33,7 +33,7 @@ struct EchoSubtraction {
     private var reference: [Double] = []
     private var referenceBase = 0
     /// The microphone's index up to which the echo guard heard a person over the echo: the
-    /// subtractor does not learn from those blocks.
+    /// subtractor learns from those blocks with its cautious step.
     private var personUntil = 0
     /// Microphone samples from `microphoneBase` on, not yet processed.
     private var microphone: [Double] = []
@@ -132,7 +132,7 @@ struct EchoSubtraction {
             referenceBlock.withUnsafeBufferPointer { reference in
                 output.withUnsafeMutableBufferPointer { output in
                     subtractor.process(microphone: microphone, reference: reference, output: output,
-                                       adapt: microphoneBase > personUntil)
+                                       personHeard: microphoneBase <= personUntil)
                 }
             }
         }

@@ -14,7 +14,9 @@ import ParleyCore
 /// background's coefficients once they have predicted better for `promotionBlocks` blocks in
 /// a row, and the background is set back to the foreground when it predicts much worse: a
 /// person speaking misleads the adaptation, and the foreground never learns from it. The
-/// caller says when a person is heard over the echo (`adapt` false): the filters then hold.
+/// caller says when a person is heard over the echo (`personHeard`): the background then takes
+/// the cautious step, so that a person who speaks all through the playback (simultaneous
+/// interpretation) does not keep the room from being learned.
 /// A foreground whose output comes to hold more than the microphone (smoothed over blocks)
 /// has learned something else than the echo, and both filters are forgotten.
 ///
@@ -30,8 +32,8 @@ final class EchoSubtractor {
     static let promotionBlocks = 5
     /// The background's step (normalized least mean squares, 0…2).
     static let step = 1.0
-    /// Its step in a block that the learned room does not explain (a person speaking over the
-    /// echo that the echo guard could not tell, as loud as the echo).
+    /// Its step in a block where a person is heard over the echo, or that the learned room does
+    /// not explain (a person the echo guard could not tell, as loud as the echo).
     static let cautiousStep = 0.2
 
     private let transform = BlockTransform()
@@ -96,7 +98,7 @@ final class EchoSubtractor {
     /// reference placed so that its echo arrives within `pathSeconds` after it) give the
     /// microphone without the predicted echo in `output`.
     func process(microphone: UnsafeBufferPointer<Double>, reference: UnsafeBufferPointer<Double>,
-                 output: UnsafeMutableBufferPointer<Double>, adapt: Bool = true) {
+                 output: UnsafeMutableBufferPointer<Double>, personHeard: Bool = false) {
         let block = Self.blockSize
         precondition(microphone.count == block && reference.count == block && output.count == block)
         blocks += 1
@@ -123,11 +125,11 @@ final class EchoSubtractor {
             for index in 0..<block { output[index] = microphone[index] }
             return
         }
-        guard adapt else { betterRun = 0; return }
         // Once the foreground takes out most of the echo (6 dB, smoothed), a block it leaves
         // mostly in place holds something else: the background learns from it cautiously.
         let learned = leftSmoothed < 0.25 * heardSmoothed
-        adaptBackground(step: learned && foregroundLeft > 0.5 * heard ? Self.cautiousStep : Self.step)
+        let unexplained = learned && foregroundLeft > 0.5 * heard
+        adaptBackground(step: personHeard || unexplained ? Self.cautiousStep : Self.step)
         if backgroundLeft < 0.8 * foregroundLeft && backgroundLeft < heard {
             betterRun += 1
             if betterRun >= Self.promotionBlocks {
