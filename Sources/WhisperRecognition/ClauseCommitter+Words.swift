@@ -39,15 +39,25 @@ extension ClauseCommitter {
     /// Times a phrase of two words or more must be written whole in a row, at the end of a
     /// hypothesis, to be a loop (a single word: once more).
     static let loopRepeats = 3
+    /// Words in a phrase that, written `loopRepeats` times anywhere in one hypothesis, is a
+    /// loop that drifts ("how much easier was not an old scotsie, how much easier was not an
+    /// old scotsie, much easier …").
+    static let loopPhrase = 3
 
-    /// Where a loop begins in `words` (after the looping phrase's first time), or nil. Misled
-    /// by an echo or noise, Whisper can write one phrase over and over to the end of what it
-    /// heard ("have a husband or a husband or a husband or …"), and two decodes that loop
-    /// alike agree on it. A loop is a tail in which every word equals the word `period` before
-    /// it (the last may be cut short), the phrase written `loopRepeats` times or more: people
-    /// say "very very" or a sentence twice, rarely a phrase three times in a row.
+    /// Where a loop begins in `words`, or nil. Misled by an echo or noise, Whisper can write
+    /// one phrase over and over ("have a husband or a husband or a husband or …"), and two
+    /// decodes that loop alike agree on it. A loop is either a tail in which every word equals
+    /// the word `period` before it (the last may be cut short), the phrase written whole
+    /// `loopRepeats` times or more (one word: once more), where it begins after the phrase's
+    /// first time; or a phrase of `loopPhrase` words written `loopRepeats` times apart, where
+    /// it begins at its second time. People say "very very" or a sentence twice, rarely a
+    /// phrase three times in one breath.
     static func loopStart(in words: [RecognizedWord]) -> Int? {
         let keys = words.map { normalized($0.text) }
+        return [repeatingTail(keys), repeatedPhrase(keys)].compactMap { $0 }.min()
+    }
+
+    private static func repeatingTail(_ keys: [String]) -> Int? {
         let count = keys.count
         for start in 0..<count {
             for period in 1...max(1, (count - start) / loopRepeats) {
@@ -59,6 +69,21 @@ extension ClauseCommitter {
                     && !keys[last].isEmpty && keys[last - period].hasPrefix(keys[last])
                 if loops { return start + period }
             }
+        }
+        return nil
+    }
+
+    private static func repeatedPhrase(_ keys: [String]) -> Int? {
+        guard keys.count >= loopPhrase * loopRepeats else { return nil }
+        var seen: [ArraySlice<String>: [Int]] = [:]
+        for start in 0...(keys.count - loopPhrase) {
+            let phrase = keys[start..<(start + loopPhrase)]
+            guard !phrase.contains(where: \.isEmpty) else { continue }
+            var times = seen[phrase, default: []]
+            guard times.last.map({ start >= $0 + loopPhrase }) ?? true else { continue }
+            times.append(start)
+            if times.count == loopRepeats { return times[1] }
+            seen[phrase] = times
         }
         return nil
     }

@@ -53,8 +53,8 @@ public import ParleyCore
 ///   agree later.) At the endpoint, `commitBeforeGap` commits the final decode's words
 ///   before the gap and slides the window to it, for the rest to be decoded again without
 ///   the prompt.
-/// - **No loops.** A hypothesis that writes one phrase over and over to its end is cut after
-///   the phrase's first time (`loopStart`): the cut hypothesis reads as stopped early.
+/// - **No loops.** A hypothesis that writes one phrase over and over is cut where the loop
+///   begins (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
 ///   that repeat the committed text's last words at its start (a window cut inside a word),
 ///   are not new.

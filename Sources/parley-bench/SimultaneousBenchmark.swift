@@ -19,7 +19,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("passage"), help: ArgumentHelp("Only this passage (0: 17.8 s … 3: 53.6 s); repeat for more.", valueName: "index"))
     var only: [Int] = []
 
-    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets); repeat for more.", valueName: "mode"))
+    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets, echo-room); repeat for more.", valueName: "mode"))
     var modes: [Mode] = []
 
     typealias Mode = SimultaneousTrial.Mode
@@ -74,8 +74,14 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     }
 
     private func report(_ passages: [Played], _ outcomes: [[Mode: [SimultaneousTrial.Outcome]]]) throws {
-        var report = BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation",
-                                     command: "scripts/with-test-server.sh scripts/bench.sh simultaneous")
+        // A run of some passages or modes is a section of its own: the whole run's stays.
+        let selected = !only.isEmpty || !modes.isEmpty
+        let selection = (only.sorted().map { "--passage \($0)" } + modes.map { "--mode \($0.rawValue)" }).joined(separator: " ")
+        var report = selected
+            ? BenchmarkReport(area: "simultaneous-selection", title: "Simultaneous interpretation, a selection",
+                              command: "scripts/with-test-server.sh scripts/bench.sh simultaneous -- --trials \(trials) \(selection)")
+            : BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation",
+                              command: "scripts/with-test-server.sh scripts/bench.sh simultaneous")
         report.add("Passages of continuous English built from the recordings of pocketsphinx-testdata (`LongSpeechPassages`: "
             + "each clip's silent edges trimmed, 0.25 s pauses, one utterance to the 500 ms endpoint; the fourth is the "
             + "twelve clips followed by LibriVox sentences 0920 and 0880), played with `paplay` into the test server's "
@@ -84,7 +90,10 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "turn-based (the translation is spoken after the endpoint); against it `--simultaneous` with "
             + "`--commit-policy local-agreement` and `align-att`, and local agreement with a headset each "
             + "(`--source-b`, `--sink-b`: side B on null sinks of its own, side A's translations on another, "
-            + "`--echo-cancel off`). The monitors of `parley_mic` and `parley_speaker` "
+            + "`--echo-cancel off`), and local agreement with Parley's defaults in one room whose speaker the "
+            + "microphone hears (a loopback from `parley_speaker`'s monitor into `parley_mic`, "
+            + "\(SimultaneousTrial.echoRoomLatency) ms, 0 dB; there the passage ends as long after its first sound as in "
+            + "its file). The monitors of `parley_mic` and `parley_speaker` "
             + "are recorded on one timeline (10 ms frames): the passage runs from its first to its last sound on the "
             + "microphone, the translation from its first to its last sound on the speaker.")
         report.add("")
@@ -115,13 +124,14 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             report.add("### \(passage.name), \(Self.words(passage.reference)) words, played \(String(format: "%.1f", passage.seconds)) s")
             report.add("")
             let base = outcomes[index][.turnBased] ?? []
-            report.addTable(header: header, rows: Mode.allCases.map { mode in
-                row(mode, outcomes[index][mode] ?? [], base: base, references: [passage.reference])
+            report.addTable(header: header, rows: Mode.allCases.filter { outcomes[index][$0] != nil }.map { mode in
+                row(mode, outcomes[index][mode] ?? [], base: base,
+                    references: Array(repeating: passage.reference, count: outcomes[index][mode]?.count ?? 0))
             })
         }
         report.add("### All passages pooled")
         report.add("")
-        report.addTable(header: header, rows: Mode.allCases.map { mode in
+        report.addTable(header: header, rows: Mode.allCases.filter { mode in outcomes.contains { $0[mode] != nil } }.map { mode in
             let runs = passages.indices.flatMap { outcomes[$0][mode] ?? [] }
             let base = passages.indices.flatMap { outcomes[$0][.turnBased] ?? [] }
             let references = passages.indices.flatMap { index in Array(repeating: passages[index].reference, count: trials) }

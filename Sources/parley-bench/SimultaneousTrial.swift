@@ -13,6 +13,9 @@ struct SimultaneousTrial {
         case alignAtt = "align-att"
         /// Local agreement with a microphone and speaker per side and no echo canceller.
         case headsets = "headsets"
+        /// Local agreement with Parley's defaults in a room: the speaker heard by the microphone
+        /// (a loopback, `echoRoomLatency` ms late, as loud as it was played).
+        case echoRoom = "echo-room"
 
         /// The options of `parley dialog` for the mode (a headset each: without the devices).
         var arguments: [String] {
@@ -20,6 +23,7 @@ struct SimultaneousTrial {
             case .turnBased: []
             case .localAgreement, .alignAtt: ["--simultaneous", "--commit-policy", rawValue]
             case .headsets: ["--simultaneous", "--commit-policy", Mode.localAgreement.rawValue, "--echo-cancel", "off"]
+            case .echoRoom: ["--simultaneous", "--commit-policy", Mode.localAgreement.rawValue]
             }
         }
 
@@ -29,6 +33,7 @@ struct SimultaneousTrial {
             case .turnBased: "turn-based"
             case .localAgreement, .alignAtt: "simultaneous \(rawValue)"
             case .headsets: "simultaneous local-agreement, a headset each, no canceller"
+            case .echoRoom: "simultaneous local-agreement, one room: its speaker heard by its microphone"
             }
         }
     }
@@ -63,6 +68,8 @@ struct SimultaneousTrial {
 
     static let microphone = "parley_mic"
     static let speaker = "parley_speaker"
+    /// The echo room's path from the speaker to the microphone, in ms (at 0 dB).
+    static let echoRoomLatency = 40
 
     func run() throws -> Outcome {
         let label = UUID().uuidString.prefix(8).lowercased()
@@ -78,6 +85,12 @@ struct SimultaneousTrial {
             devices = ["--source", "\(Self.microphone).monitor", "--sink", headsets[0].name,
                        "--source-b", headsets[1].monitor, "--sink-b", Self.speaker]
         }
+        // One room: what the speaker plays reaches the microphone, where the passage is played too.
+        let room = mode == .echoRoom
+            ? try RoomLoopback(from: "\(Self.speaker).monitor", to: Self.microphone, latency: Self.echoRoomLatency, decibels: 0,
+                               keepsRate: true)
+            : nil
+        defer { room?.unload() }
         let dialog = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"]
                                          + mode.arguments + devices, terminal: .pipe)
         defer { dialog.finish() }
@@ -110,8 +123,16 @@ struct SimultaneousTrial {
         let speakerLevels = BargeInTrial.envelope(speakerSamples)
         let after = { (origin: Int) in origin / 160 }
         guard let start = microphoneLevels.indices.dropFirst(after(origins.heard)).first(where: { microphoneLevels[$0] > 0.005 }),
-              let end = microphoneLevels.indices.dropFirst(after(origins.heard)).last(where: { microphoneLevels[$0] > 0.005 }) else {
+              var end = microphoneLevels.indices.dropFirst(after(origins.heard)).last(where: { microphoneLevels[$0] > 0.005 }) else {
             throw BenchmarkFailure("the passage was not heard on \(Self.microphone).monitor")
+        }
+        if room != nil {
+            // The microphone also hears the translation: the passage ends as long after its first
+            // sound as it does in the file.
+            let levels = BargeInTrial.envelope(try Self.samples(of: file))
+            if let first = levels.firstIndex(where: { $0 > 0.005 }), let last = levels.lastIndex(where: { $0 > 0.005 }) {
+                end = start + last - first
+            }
         }
         let speakerFrames = speakerLevels.indices.dropFirst(after(origins.spoken))
         let first = speakerFrames.first { speakerLevels[$0] > 0.01 }
@@ -126,6 +147,16 @@ struct SimultaneousTrial {
                        firstTranslated: first.map { seconds($0, origins.spoken) },
                        lastTranslated: last.map { seconds($0 + 1, origins.spoken) },
                        spokenLines: dialog.count("→ es-ES"))
+    }
+
+    /// The file at `path` as 16 kHz mono samples (sox converts it).
+    static func samples(of path: String) throws -> [Int16] {
+        let raw = path + ".raw"
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let converted = try ProcessRunner.run(["sox", path, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+        guard converted.status == 0 else { throw BenchmarkFailure("sox could not read \(path): \(converted.stderr)") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
     /// One line of the transcript, the fields read here.

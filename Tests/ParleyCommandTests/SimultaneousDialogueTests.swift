@@ -13,28 +13,13 @@ struct SimultaneousDialogueTests {
         let passage = LongSpeechPassages.all[0]
         let directory = try Fixtures.temporaryDirectory("parley-simultaneous")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = try LongSpeechPassages.build(passage, in: directory)
-        let transcript = directory.appendingPathComponent("t.jsonl").path
-        let (microphone, speaker) = (try LoopbackDevice(label: "simic"), try LoopbackDevice(label: "sispk"))
-        let heard = try speaker.startRecording()
-        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--simultaneous", "--echo-cancel", "auto", "--no-history", "--transcript", transcript,
-                                   "--source", microphone.monitor, "--sink", speaker.sink])
-        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
-        let playStart = heard.samplesSoFar().count
-        let played = try microphone.play(file)
-        try #require(played.status == 0, "\(played.stderr)")
-        try run.waitForLine(timeout: 120) { $0.hasPrefix("B (es-ES), your turn") }
-        let samples = try heard.stop(after: 1.0)
-        #expect(try run.finish() == 0, "\(run.stderr)")
+        let played = try Self.interpret(passage, label: "si", options: ["--echo-cancel", "auto"], in: directory)
+        let (file, transcript, samples) = (played.file, played.transcript, played.samples)
 
         // What B heard, on the speaker's recording: the first translated sound, against the end
         // of the passage as it was played into the microphone (same server, same clock).
-        let passageSeconds = Double(try Fixtures.rawSamples(Self.raw(file, in: directory)).count) / 16_000
-        let passageEnd = playStart + Int(passageSeconds * 16_000)
-        let firstSound = try #require(samples.indices.dropFirst(playStart).first { abs(Int(samples[$0])) > 1_000 },
-                                      "nothing was spoken to B")
-        let ahead = Double(passageEnd - firstSound) / 16_000
-        #expect(ahead >= 6, "the first translated audio started \(ahead) s before the passage ended")
+        #expect(played.ahead >= 6, "the first translated audio started \(played.ahead) s before the passage ended")
+        let firstSound = played.firstSound
 
         // The turn, written once, with its clauses.
         let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
@@ -120,6 +105,44 @@ struct SimultaneousDialogueTests {
         }
     }
 
+    /// One simultaneous turn: `passage` played into a microphone while `parley dialog en-US es-ES
+    /// --simultaneous` listens with `options` (in a room of 40 ms at 0 dB with `echoRoom`), until
+    /// B has the turn.
+    struct Interpreted {
+        let file: String, transcript: String
+        let run: DialogueRun
+        /// The speaker's recording, from before the passage was played to 1 s past B's turn.
+        let samples: [Int16]
+        /// Where the translation's first sound is in `samples`, and how many seconds before the
+        /// passage's end (same server, same clock).
+        let firstSound: Int
+        let ahead: Double
+    }
+
+    static func interpret(_ passage: LongSpeechPassages.Passage, label: String, options: [String], echoRoom: Bool = false,
+                          in directory: URL) throws -> Interpreted {
+        let file = try LongSpeechPassages.build(passage, in: directory)
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let (microphone, speaker) = (try LoopbackDevice(label: "\(label)mic"), try LoopbackDevice(label: "\(label)spk"))
+        let room = echoRoom ? try EchoRoom(from: speaker, to: microphone, latency: 40, decibels: 0, keepsRate: true) : nil
+        let heard = try speaker.startRecording()
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--simultaneous"] + options
+                                  + ["--no-history", "--transcript", transcript, "--source", microphone.monitor, "--sink", speaker.sink])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        let playStart = heard.samplesSoFar().count
+        let played = try microphone.play(file)
+        try #require(played.status == 0, "\(played.stderr)")
+        try run.waitForLine(timeout: 120) { $0.hasPrefix("B (es-ES), your turn") }
+        let samples = try heard.stop(after: 1.0)
+        #expect(try run.finish() == 0, "\(run.stderr)")
+        withExtendedLifetime(room) {}
+        let passageSeconds = Double(try Fixtures.rawSamples(raw(file, in: directory)).count) / 16_000
+        let firstSound = try #require(samples.indices.dropFirst(playStart).first { abs(Int(samples[$0])) > 1_000 },
+                                      "nothing was spoken to B")
+        let ahead = Double(playStart + Int(passageSeconds * 16_000) - firstSound) / 16_000
+        return Interpreted(file: file, transcript: transcript, run: run, samples: samples, firstSound: firstSound, ahead: ahead)
+    }
+
     /// `parley say --locale es-ES --out` of `text` at `speed` times normal (the dialogue's rate
     /// for a clause spoken faster: 0.5 is normal on the 0…1 scale, 1 four times normal), 16 kHz.
     static func saidSamples(_ text: String, speed: Double, in directory: URL, locale: String = "es-ES") throws -> [Int16] {
@@ -141,6 +164,44 @@ struct SimultaneousDialogueTests {
         try #require(converted.status == 0, "\(converted.stderr)")
         return try Fixtures.rawSamples(to)
     }
+
+    /// The scene Parley ships for: one room, whose microphone hears its speaker (a loopback
+    /// 40 ms late, as loud as played), and Parley's defaults. The microphone hears the passage
+    /// and, from the first clause on, its translation over it; Parley's echo subtraction takes
+    /// the translation out of what the recognizer hears; it learns the room over the first
+    /// seconds of playback, and the words said meanwhile are read worse than with a headset.
+    @Test("in one room with the defaults, the microphone hearing the speaker: the translation is heard before the passage ends, and the committed text keeps to what was said, without loops or stalls")
+    func inAnEchoRoom() throws {
+        let passage = LongSpeechPassages.all[0]
+        let directory = try Fixtures.temporaryDirectory("parley-simultaneous-room")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let played = try Self.interpret(passage, label: "sr", options: [], echoRoom: true, in: directory)
+        #expect(!played.run.lines.contains { $0.hasPrefix("error:") }, "\(played.run.stdout)")
+        #expect(played.ahead >= 4, "the first translated audio started \(played.ahead) s before the passage ended")
+        let transcript = played.transcript
+
+        let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+        try #require(lines.count == 1, "one turn, not cut by its own translation: \(lines)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let text = try #require(entry["text"] as? String)
+        let clauses = try #require(entry["clauses"] as? [[String: Any]])
+        #expect(clauses.count >= 2, "\(clauses)")
+        #expect(clauses.allSatisfy { $0["speak_start"] is Double }, "every clause was spoken: \(clauses)")
+        let words = passage.reference.split(separator: " ").count
+        let errors = SpokenWords.errors(text, reference: passage.reference)
+        print("simultaneous in one room: the committed text has \(errors) word errors in \(words): '\(text)'")
+        let placed = clauses.map { clause in
+            "\(clause["source_start"] as? Double ?? -1)–\(clause["source_end"] as? Double ?? -1) '\(clause["text"] as? String ?? "")'"
+        }
+        #expect(errors <= Self.echoRoomErrors, "\(errors) errors in \(words) words: '\(text)'; clauses: \(placed.joined(separator: " | "))")
+    }
+
+    /// The most word errors the committed text of the echo room may have, in the 57 words:
+    /// 8 to 30 in 22 runs of this test here, most of them 12 to 17 (the bench's echo-room rows:
+    /// BENCHMARKS.md § Simultaneous interpretation, a selection). It tells what ships from what
+    /// was fixed or would be wrong: a decode loop committed (54), commits stalled by prompted
+    /// and unprompted decodes that never agreed (41, 42), the server's canceller alone (44).
+    static let echoRoomErrors = 35
 
     @Test("--simultaneous without echo cancellation is refused in one sentence, before anything starts")
     func refusedWithoutCancellation() throws {

@@ -58,8 +58,11 @@ import Testing
         let looping = Self.words("he would not have a husband or a husband or a husband or a husband or a hus", from: 0)
         #expect(ClauseCommitter.loopStart(in: looping) == 7, "after the first 'a husband or'")
         #expect(ClauseCommitter.loopStart(in: Self.words("no no no no no", from: 0)) == 1)
+        let drifting = Self.words("how much easier to consider how much easier was not an old scotsie how much easier was not", from: 0)
+        #expect(ClauseCommitter.loopStart(in: drifting) == 5, "at the phrase's second time")
         for speech in ["he might have been made amiable he might have been made amiable", "very very very good",
-                       "thank you thank you", "no no no", "the train the train leaves"] {
+                       "thank you thank you", "no no no", "the train the train leaves",
+                       "he might have been made still more respectable than he was he might even have been made amiable himself"] {
             #expect(ClauseCommitter.loopStart(in: Self.words(speech, from: 0)) == nil, "'\(speech)' is speech")
         }
 
