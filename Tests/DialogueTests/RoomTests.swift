@@ -46,6 +46,15 @@ struct RoomTests {
 
         var events: [RoomEvent] { recorded.events.withLock { $0 } }
 
+        /// The room has settled and every event it emitted until then has been recorded here.
+        func settled() async {
+            await room.waitUntilSettled()
+            let emitted = await room.emittedEvents
+            while recorded.events.withLock({ $0.count }) < emitted {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+
         func translations(of number: Int) -> [RoomTranslation] {
             events.compactMap { if case let .translated(n, translation) = $0, n == number { translation } else { nil } }
         }
@@ -70,7 +79,7 @@ struct RoomTests {
         let rig = Rig([Self.english, Self.french, Self.spanish, Self.spanish])
         await rig.room.start()
         await rig.room.type("Good morning", as: 1)
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         let translations = rig.translations(of: 1)
         // Two parties in es-ES: one translation, heard by both.
         #expect(translations.map(\.parties) == [[2], [3, 4]])
@@ -92,7 +101,7 @@ struct RoomTests {
         rig.recognizer.script([[.speechStarted(at: 0.1)], [.partial("Bonjour")], [.speechEnded(at: 0.3), .final(result)]])
         for _ in 0..<3 { _ = rig.audios[1].feed() }
         try await rig.waitFor("the French utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         let heard = try #require(rig.events.compactMap { if case let .heard(utterance) = $0 { utterance } else { nil } }.first)
         #expect(heard.party == 2 && heard.locale == Self.french && heard.input == .speech && heard.confidence == 0.8)
         #expect(heard.speechStart < heard.speechEnd)
@@ -117,7 +126,7 @@ struct RoomTests {
         rig.recognizer.script([[.speechEnded(at: 0.3), .final(RecognitionResult(text: "Bonjour à tous", confidence: 0.8, isFinal: true))]])
         _ = rig.audios[1].feed()
         try await rig.waitFor("the French utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         #expect(!rig.events.contains { if case .error = $0 { true } else { false } }, "\(rig.events)")
         await rig.room.stop()
     }
@@ -133,14 +142,14 @@ struct RoomTests {
         try await rig.waitFor("party 3 away") { rig.events.contains(.away(party: 3, reason: "Connection terminated")) }
         #expect(await rig.room.isAway(3))
         await rig.room.type("Where is the station?", as: 1)
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         #expect(rig.events.contains(.notSpoken(number: 1, party: 3, reason: "party 3 is away")))
         #expect(rig.audios[2].playedChunks.isEmpty && rig.audios[1].playedChunks.count == 2)
 
         rig.lost[2].yield(.reconnected)
         try await rig.waitFor("party 3 back") { rig.events.contains(.back(party: 3)) }
         await rig.room.type("Merci", as: 2)
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         #expect(rig.audios[2].playedChunks.count == 2, "back, party 3 hears the next utterance")
         await rig.room.stop()
 
@@ -166,7 +175,7 @@ struct RoomTests {
         try await rig.waitFor("the partial") { rig.events.contains(.partial(party: 1, text: "the train leaves")) }
         rig.lost[0].yield(.serverLost("Connection refused"))
         try await rig.waitFor("the utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         let texts = rig.events.compactMap { if case let .heard(utterance) = $0 { utterance.text } else { nil } }
         #expect(texts == ["the train leaves at"])
         #expect(rig.audios[1].playedChunks.count == 2, "the French party hears it")
@@ -207,7 +216,7 @@ struct RoomTests {
                                                                                 clauses: [first, second, tail]))]])
         _ = rig.audios[0].feed()
         try await rig.waitFor("the utterance") { rig.events.contains { if case .heard = $0 { true } else { false } } }
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         await rig.room.stop()
 
         for clause in [first, second, tail] {
@@ -267,7 +276,7 @@ struct RoomTests {
         try await rig.waitFor("the next utterance playing to party 2") { rig.events.contains(.speaking(number: 3, party: 2)) }
         rig.audios[1].holdPlayback(false)
         rig.audios[1].releasePlayback()
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         await rig.room.stop()
         let heard = rig.events.compactMap { if case let .heard(utterance) = $0 { "\(utterance.party) \(utterance.text)" } else { nil } }
         #expect(heard.contains("2 Attendez, j'ai une question") && heard.contains("2 Mm."), "their words are theirs to say: \(heard)")
@@ -288,7 +297,7 @@ struct RoomTests {
         try await rig.waitFor("party 2's utterance") { rig.events.contains { if case .heard(let u) = $0 { u.party == 2 } else { false } } }
         rig.audios[1].holdPlayback(false)
         rig.audios[1].releasePlayback()
-        await rig.room.waitUntilSettled()
+        await rig.settled()
         #expect(!rig.audios[1].log.contains("pausePlayback") && !rig.audios[1].log.contains("cancelPlayback"))
         await rig.room.stop()
         #expect(!rig.events.contains { if case .interrupted = $0 { true } else { false } })
