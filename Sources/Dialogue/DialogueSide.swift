@@ -8,6 +8,9 @@ public enum DialogueSide: String, Sendable, Hashable, CaseIterable, CustomString
     /// The person listening while this one speaks.
     public var other: DialogueSide { self == .a ? .b : .a }
 
+    /// The side as a party of the conversation, from 0: A is the first.
+    public var index: Int { self == .a ? 0 : 1 }
+
     /// Parses `A`, `a`, `B` or `b`.
     public init?(argument: String) {
         self.init(rawValue: argument.uppercased())

@@ -44,7 +44,8 @@ extension TurnCoordinator {
     /// The note for two sides of one language whose words are passed on as said, else nil.
     func sameLanguageNote() async -> String? {
         let (a, b) = (configuration[.a].locale, configuration[.b].locale)
-        guard await passesOnAsSaid(from: a, to: b), await passesOnAsSaid(from: b, to: a) else { return nil }
+        let step = TranslationStep(translator: stages.translator)
+        guard await step.passesOnAsSaid(from: a, to: b), await step.passesOnAsSaid(from: b, to: a) else { return nil }
         return a == b
             ? "both sides speak \(a): what one says is passed on to the other as it was said"
             : "\(a) and \(b) are one language: what one side says is passed on to the other as it was said"

@@ -2,7 +2,7 @@ import ParleyCore
 
 /// How the conversation ends. A signal (`stop()`) ends it now; the end of input
 /// (`finishAndStop()`) first finishes what was begun. Either way every wait on the way out
-/// has a bound, and one given up is handed to `DialogueStages.waitGivenUp`, named.
+/// has a bound, and one given up is handed to `ConversationStages.waitGivenUp`, named.
 extension TurnCoordinator {
     /// Seconds the speakers are given to acknowledge that playback was cancelled.
     public static let playbackStopBound = 0.5
@@ -71,7 +71,7 @@ extension TurnCoordinator {
     }
 }
 
-extension DialogueStages {
+extension ConversationStages {
     /// Closes every microphone's gate and cancels `request`, the recognition in progress.
     func closeMicrophones(cancelling request: (any RecognitionRequest)?) async {
         for (_, source) in microphones { await source.stopListening() }

@@ -93,13 +93,8 @@ extension TurnCoordinator {
                                   sourceEnd: current.requestStart + clause.end, committed: committed,
                                   speed: speed, isTail: clause.isTail)
         do {
-            let translation: TranslationResult
-            if await passesOnAsSaid(from: configuration[current.side].locale, to: current.target) {
-                translation = TranslationResult(source: text, text: text)
-            } else {
-                guard let translator = stages.translator else { throw TranslationUnavailable() }
-                translation = try await translator.translate(text, from: configuration[current.side].locale, to: current.target)
-            }
+            let translation = try await TranslationStep(translator: stages.translator)
+                .translate(text, from: configuration[current.side].locale, to: current.target)
             guard await alive() else { return }
             record.translation = translation.text
             record.translated = clock.now()
@@ -116,20 +111,10 @@ extension TurnCoordinator {
             let settings = configuration[current.side.other]
             let utterance = Utterance(text: record.translation, voice: settings.effectiveVoice,
                                       rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
-            var start: Double?
-            do {
-                try await synthesizer.speak(utterance, to: sink, while: { self.interpreter.isCurrent(generation) }) { event in
-                    guard case .audio = event, start == nil else { return }
-                    let now = self.clock.now()
-                    start = now
-                    self.interpreter.startedSpeaking(at: now)
-                }
-            } catch {
-                if interpreter.isCurrent(generation) {
-                    report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
-                }
-            }
-            record.speakStart = start
+            let outcome = await synthesizer.say(utterance, on: sink, clock: clock,
+                                                while: { interpreter.isCurrent(generation) }) { interpreter.startedSpeaking(at: $0) }
+            if case let .failed(failure, _) = outcome { emit(.error(failure.description)) }
+            record.speakStart = outcome.start
             if interpreter.isCurrent(generation) { record.speakEnd = clock.now() }
         }
         if interpreter.isCurrent(generation) { interpreter.finished(record) }

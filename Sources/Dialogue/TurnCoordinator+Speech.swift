@@ -22,27 +22,25 @@ extension TurnCoordinator {
         await prepareListeningWhileSpeaking()
         let settings = configuration[voice ?? side]
         emit(.speaking(side: side, text: text))
-        var start: Double?
-        do {
-            let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
-            try await synthesizer.speak(utterance, to: sink, while: { epoch.isCurrent(token) }) { event in
-                guard case .audio = event, start == nil else { return }
-                start = clock.now()
-                activeTurn?.times.speakStart = start
-            }
-        } catch {
-            guard epoch.isCurrent(token) else { return (start, nil) }
-            if inputEnded, let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
+        let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
+        let outcome = await synthesizer.say(utterance, on: sink, clock: clock, while: { epoch.isCurrent(token) }) {
+            activeTurn?.times.speakStart = $0
+        }
+        switch outcome {
+        case let .spoken(start, end):
+            emit(.spoken(side))
+            return (start, end)
+        case let .abandoned(start):
+            return (start, nil)
+        case let .failed(failure, start):
+            if inputEnded, case let .unanswered(abandoned) = failure {
                 stages.waitGivenUp(abandoned)  // at the end of input: named once, and the conversation ends
             } else {
-                report(.synthesis, (error as? AudioSinkFailure).map { StageError(.audio, $0.error) } ?? error)
+                emit(.error(failure.description))
             }
             await sink.cancelPlayback()
             return (start, nil)
         }
-        guard epoch.isCurrent(token) else { return (start, nil) }
-        emit(.spoken(side))
-        return (start, clock.now())
     }
 
     /// Stops the synthesizer and drops what the speaker has queued.

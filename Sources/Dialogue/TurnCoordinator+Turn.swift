@@ -96,13 +96,8 @@ extension TurnCoordinator {
     /// The translation, or nil when it failed (reported; the side keeps the turn).
     private func translate(_ draft: TurnDraft, token: TurnEpoch.Token) async -> TranslationResult? {
         do {
-            let result: TranslationResult
-            if await passesOnAsSaid(from: draft.locale, to: draft.target) {
-                result = TranslationResult(source: draft.text, text: draft.text)
-            } else {
-                guard let translator = stages.translator else { throw TranslationUnavailable() }
-                result = try await translator.translate(draft.text, from: draft.locale, to: draft.target)
-            }
+            let result = try await TranslationStep(translator: stages.translator)
+                .translate(draft.text, from: draft.locale, to: draft.target)
             guard epoch.isCurrent(token) else { return nil }
             return result
         } catch {
@@ -114,14 +109,6 @@ extension TurnCoordinator {
             await resume(draft.side)
             return nil
         }
-    }
-
-    /// Whether what is said in `source` goes to `target` as it was said: two locales of one
-    /// language (en-US and en-GB) with no translation installed between them.
-    func passesOnAsSaid(from source: LocaleTag, to target: LocaleTag) async -> Bool {
-        guard source.language == target.language else { return false }
-        guard let translator = stages.translator else { return true }
-        return !(await translator.canTranslate(from: source, to: target))
     }
 
     /// Writes the finished turn and gives the other side the turn.
@@ -195,9 +182,4 @@ extension TurnCoordinator {
         draft.times.speakEnd = stoppedAt
         await finish(draft)
     }
-}
-
-/// No translator is installed.
-struct TranslationUnavailable: Error, CustomStringConvertible {
-    var description: String { "translation is unavailable in this session; the text was not translated" }
 }

@@ -5,7 +5,7 @@ import ParleyCore
 /// state machine (`DialogueState`).
 ///
 /// The coordinator owns one audio source and sink for the whole conversation (or one
-/// of each per side, `DialogueStages.sideB`) and only moves the capture gate: open
+/// of each per side, a second entry of `ConversationStages.devices`) and only moves the capture gate: open
 /// while a side is listening (on that side's microphone), closed otherwise, and opened
 /// again the moment the speaker has drained. Every
 /// engine failure becomes an `.error` event and a state a person can leave;
@@ -21,7 +21,7 @@ public actor TurnCoordinator {
     /// Everything that happens, in order, for one consumer. Finishes when the conversation ends.
     public nonisolated let events: AsyncStream<DialogueEvent>
     let continuation: AsyncStream<DialogueEvent>.Continuation
-    let stages: DialogueStages
+    let stages: ConversationStages
     let clock: SessionClock
 
     /// The settings as they are now (commands change them).
@@ -57,7 +57,7 @@ public actor TurnCoordinator {
 
     /// Creates a coordinator; nothing happens until `start()`.
     /// `transcript` receives one line per finished turn; `clock` is the transcript's time base.
-    public init(configuration: DialogueConfiguration, stages: DialogueStages,
+    public init(configuration: DialogueConfiguration, stages: ConversationStages,
                 transcript: TranscriptWriter? = nil, clock: SessionClock = .startingNow()) {
         (events, continuation) = AsyncStream.makeStream(of: DialogueEvent.self)
         self.configuration = configuration

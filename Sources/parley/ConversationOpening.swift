@@ -1,4 +1,5 @@
 import Audio
+import Dialogue
 import Locales
 import ParleyCore
 import Recognition
@@ -22,6 +23,18 @@ struct OpenedConversation {
     var limitations: [String]
     /// Closes every session and stops the engines.
     var shutdown: @Sendable () async -> Void
+
+    /// The stages the conversation runs on: the devices of each of `parties` whose session was
+    /// opened (the first, when the parties share it), the engines, and `limitations` besides
+    /// the recognizers'.
+    func stages(_ parties: [PartyAudio], limitations more: [String] = []) -> ConversationStages {
+        let devices = zip(parties, audio).map { party, audio in
+            PartyDevices(source: audio.session, sink: audio.session, audioEvents: audio.session?.events,
+                         place: party.options.server ?? "the default server")
+        }
+        return ConversationStages(devices: devices, recognizer: recognizer, translator: translator, synthesizer: synthesizer,
+                                  limitations: more + limitations, shutdown: shutdown)
+    }
 }
 
 /// Starts what a conversation between `locales` runs on: Apertium with every direction between

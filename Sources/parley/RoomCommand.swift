@@ -105,7 +105,7 @@ struct RoomCommand: AsyncParsableCommand {
             let settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds, simultaneous: interpretation.simultaneous,
                                         commitPolicy: interpretation.commitPolicy?.policy ?? .localAgreement,
                                         bargeIn: interpretation.bargeIn != .off)
-            let room = RoomCoordinator(stages: stages, transcript: writer, settings: settings)
+            let room = RoomCoordinator(locales: locales, stages: stages, transcript: writer, settings: settings)
             try await Repl(room: room, options: options.replOptions(directories)).run()
         }
     }
@@ -113,7 +113,7 @@ struct RoomCommand: AsyncParsableCommand {
     /// Every party's audio session, opened now (a party who cannot be reached ends the room
     /// before it starts, in one sentence), and the engines they share.
     private func openRoom(_ devices: [AudioSessionOptions], _ directories: DataDirectories, _ registry: LocaleRegistry,
-                          locales: [LocaleTag]) async throws -> RoomStages {
+                          locales: [LocaleTag]) async throws -> ConversationStages {
         let parties = devices.indices.map { PartyAudio(name: "party \($0 + 1)", logLabel: "parley.audio.party\($0 + 1)", options: devices[$0]) }
         let opened = await openConversation(parties, locales: locales, recognition: options.recognition,
                                             endpointMilliseconds: options.endpointMilliseconds, directories, registry)
@@ -121,12 +121,6 @@ struct RoomCommand: AsyncParsableCommand {
             await opened.shutdown()
             throw unreachable
         }
-        let members = devices.indices.map { index in
-            let session = opened.audio[index].session
-            return RoomMember(locale: locales[index], source: session, sink: session, audioEvents: session?.events,
-                              place: devices[index].server ?? "the default server")
-        }
-        return RoomStages(members: members, recognizer: opened.recognizer, translator: opened.translator,
-                          synthesizer: opened.synthesizer, limitations: opened.limitations, shutdown: opened.shutdown)
+        return opened.stages(parties)
     }
 }

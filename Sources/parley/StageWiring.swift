@@ -34,7 +34,7 @@ struct StageRequest {
 /// With a microphone and speaker per side, a side whose server cannot be reached ends the
 /// conversation before it starts, in one sentence (`PartyUnreachable`), as a room's party does:
 /// its devices were named on purpose, and the other person would never hear a word.
-func makeStages(_ request: StageRequest) async throws -> (DialogueStages, RecognizerRouter?, Bool) {
+func makeStages(_ request: StageRequest) async throws -> (ConversationStages, RecognizerRouter?, Bool) {
     let command = request.command
     let parties = audioParties(request)
     let opened = await openConversation(parties, locales: request.locales,
@@ -45,13 +45,7 @@ func makeStages(_ request: StageRequest) async throws -> (DialogueStages, Recogn
     let b = request.devices.b == nil ? nil : opened.audio.dropFirst().first
     var limitations: [String] = []
     for (party, audio) in zip(parties, opened.audio) { limitations += audioLimitations(audio, of: party, request) }
-    var stages = DialogueStages(
-        source: a?.session, sink: a?.session, audioEvents: a?.session?.events,
-        recognizer: opened.recognizer, translator: opened.translator, synthesizer: opened.synthesizer,
-        limitations: limitations + opened.limitations, shutdown: opened.shutdown)
-    if request.devices.b != nil {
-        stages.sideB = SideAudio(source: b?.session, sink: b?.session, audioEvents: b?.session?.events)
-    }
+    let stages = opened.stages(parties, limitations: limitations)
     if request.devices.b != nil, let unreachable = opened.unreachable {
         await stages.shutdown()
         throw unreachable

@@ -34,12 +34,12 @@ struct RoomTests {
                 continuations.append(continuation)
             }
             lost = continuations
-            let members = locales.indices.map {
-                RoomMember(locale: locales[$0], source: audios[$0], sink: audios[$0], audioEvents: streams[$0],
-                           place: "server \($0 + 1)")
+            let devices = locales.indices.map {
+                PartyDevices(source: audios[$0], sink: audios[$0], audioEvents: streams[$0], place: "server \($0 + 1)")
             }
-            room = RoomCoordinator(stages: RoomStages(members: members, recognizer: recognizer, translator: translator,
-                                                      synthesizer: synthesizer), transcript: transcript, settings: settings)
+            let stages = ConversationStages(devices: devices, recognizer: recognizer, translator: translator,
+                                            synthesizer: synthesizer)
+            room = RoomCoordinator(locales: locales, stages: stages, transcript: transcript, settings: settings)
             let events = room.events
             Task { [recorded] in for await event in events { recorded.events.withLock { $0.append(event) } } }
         }

@@ -5,7 +5,7 @@ import ParleyCore
 import ParleyCoreFakes
 import Testing
 
-/// A microphone and speaker per side (`DialogueStages.sideB`) on fake stages: each side is
+/// A microphone and speaker per side (a second `PartyDevices` in `ConversationStages.devices`) on fake stages: each side is
 /// heard on its own microphone only and hears its translations on its own speaker.
 @Suite("Separate devices per side")
 struct SeparateDevicesTests {
@@ -13,7 +13,7 @@ struct SeparateDevicesTests {
     private func rig(_ audioB: FakeAudio, eventsB: AsyncStream<AudioEvent>? = nil,
                      configure: (inout DialogueConfiguration) -> Void = { _ in }) -> TestRig {
         TestRig(configure: configure) { stages in
-            stages.sideB = SideAudio(source: audioB, sink: audioB, audioEvents: eventsB)
+            stages.devices.append(PartyDevices(source: audioB, sink: audioB, audioEvents: eventsB))
         }
     }
 

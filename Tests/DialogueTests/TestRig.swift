@@ -21,13 +21,13 @@ struct TestRig {
     init(recognizes: [LocaleTag] = [english, spanish], configure: (inout DialogueConfiguration) -> Void = { _ in },
          audioEvents: AsyncStream<AudioEvent>? = nil, transcript: TranscriptWriter? = nil,
          clock: SessionClock = .startingNow(), unknownWords: Set<String> = [], missingDirections: Set<String> = [],
-         stages select: (inout DialogueStages) -> Void = { _ in }) {
+         stages select: (inout ConversationStages) -> Void = { _ in }) {
         recognizer = FakeRecognizer(locales: recognizes)
         translator = FakeTranslator(unknown: unknownWords, missing: missingDirections)
         var configuration = DialogueConfiguration(sideA: SideSettings(locale: Self.english),
                                                   sideB: SideSettings(locale: Self.spanish))
         configure(&configuration)
-        var stages = DialogueStages(source: audio, sink: audio, audioEvents: audioEvents, recognizer: recognizer,
+        var stages = ConversationStages(source: audio, sink: audio, audioEvents: audioEvents, recognizer: recognizer,
                                       translator: translator, synthesizer: synthesizer)
         select(&stages)
         coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcript, clock: clock)

@@ -22,7 +22,7 @@ func value(after flag: String) -> String? {
 let audio = FakeAudio()
 if arguments.contains("--hold-playback") { audio.holdPlayback(true) }
 let recognizer = FakeRecognizer(locales: [LocaleTag("en-US")!, LocaleTag("es-ES")!])
-let stages = DialogueStages(source: audio, sink: audio, recognizer: recognizer,
+let stages = ConversationStages(source: audio, sink: audio, recognizer: recognizer,
                               translator: FakeTranslator(), synthesizer: FakeSynthesizer())
 let configuration = DialogueConfiguration(
     sideA: SideSettings(locale: LocaleTag("en-US")!), sideB: SideSettings(locale: LocaleTag("es-ES")!),

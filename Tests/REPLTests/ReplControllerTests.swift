@@ -23,7 +23,7 @@ struct ReplControllerTests {
         init(interactive: Bool = true, services: ReplServices = ReplServices()) {
             coordinator = TurnCoordinator(
                 configuration: DialogueConfiguration(sideA: SideSettings(locale: english), sideB: SideSettings(locale: spanish)),
-                stages: DialogueStages(source: audio, sink: audio, recognizer: recognizer,
+                stages: ConversationStages(source: audio, sink: audio, recognizer: recognizer,
                                          translator: FakeTranslator(), synthesizer: FakeSynthesizer()))
             controller = ReplController(coordinator: coordinator, editor: editor, services: services,
                                         interactive: interactive, style: ConsoleStyle(colours: false))

@@ -14,9 +14,9 @@ struct RoomControllerTests {
     /// A controller on a pipe (each line waits for the one before it to be spoken) over a
     /// room of three typed-only parties.
     private func controller() async -> (ReplController, RecordingEditor, RoomCoordinator) {
-        let members = Self.locales.map { RoomMember(locale: $0, sink: FakeAudio(), place: "the default server") }
-        let room = RoomCoordinator(stages: RoomStages(members: members, translator: FakeTranslator(),
-                                                      synthesizer: FakeSynthesizer()))
+        let devices = Self.locales.map { _ in PartyDevices(sink: FakeAudio()) }
+        let room = RoomCoordinator(locales: Self.locales, stages: ConversationStages(devices: devices, translator: FakeTranslator(),
+                                                                                     synthesizer: FakeSynthesizer()))
         let editor = RecordingEditor()
         let controller = ReplController(room: room, editor: editor, interactive: false, style: ConsoleStyle(colours: false))
         await controller.beginRendering()

@@ -11,7 +11,7 @@ extension RoomCoordinator {
     /// Party `index` started speaking: the translation playing to them is held.
     func holdPlayback(of index: Int) async {
         guard settings.bargeIn, !inputEnded, parties[index].heldSince == nil, parties[index].playing != nil,
-              let sink = stages.members[index].sink else { return }
+              let sink = devices(of: index).sink else { return }
         parties[index].heldSince = clock.now()
         await sink.pausePlayback()
         emit(.bargeIn(party: index + 1))
@@ -22,7 +22,7 @@ extension RoomCoordinator {
     func decideBargeIn(of index: Int, readings: [String]) async {
         guard let heldSince = parties[index].heldSince else { return }
         parties[index].heldSince = nil
-        guard let sink = stages.members[index].sink else { return }
+        guard let sink = devices(of: index).sink else { return }
         guard let playing = parties[index].playing else { return await sink.resumePlayback() }
         if let reason = BargeInWatch.verdict(readings, spokenText: playing.job.text) {
             emit(.bargeInDismissed(party: index + 1, reason: reason))

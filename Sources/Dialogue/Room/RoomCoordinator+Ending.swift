@@ -2,7 +2,7 @@ import ParleyCore
 
 /// How a room ends. A signal or `:quit` (`stop()`) ends it now; the end of piped input
 /// (`finishAndStop()`) first speaks what is queued. Every wait on the way out has a bound,
-/// and one given up is handed to `RoomStages.waitGivenUp`, named.
+/// and one given up is handed to `ConversationStages.waitGivenUp`, named.
 extension RoomCoordinator {
     /// Seconds the speakers are given to acknowledge that playback was cancelled.
     public static let playbackStopBound = 0.5
@@ -25,7 +25,7 @@ extension RoomCoordinator {
         transcript.close()
         await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
             await stages.synthesizer?.stopSpeaking()
-            for member in stages.members { await member.sink?.cancelPlayback() }
+            for devices in stages.devices { await devices.sink?.cancelPlayback() }
         }
         let tasks = tasks
         await bounded(Self.stagesShutdownBound, "the audio servers and the engines did not shut down") { [stages] in

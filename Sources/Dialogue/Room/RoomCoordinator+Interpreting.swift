@@ -73,7 +73,7 @@ extension RoomCoordinator {
         let records = clauses.removeValue(forKey: number) ?? []
         let said = (text ?? records.map(\.text).joined(separator: " ")).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !stopped, !said.isEmpty else { return }
-        let utterance = RoomUtterance(number: number, party: index + 1, locale: stages.members[index].locale, text: said,
+        let utterance = RoomUtterance(number: number, party: index + 1, locale: locales[index], text: said,
                                       input: .speech, confidence: confidence, speechStart: speech.start,
                                       speechEnd: speech.end, recognized: clock.now())
         emit(.heard(utterance))

@@ -4,10 +4,9 @@ import ParleyCore
 /// the shared recognizer, and what its events mean for the party.
 extension RoomCoordinator {
     func typedOnlyReason(_ index: Int) async -> String? {
-        let member = stages.members[index]
-        guard member.source != nil else { return "no microphone is available" }
+        guard devices(of: index).source != nil else { return "no microphone is available" }
         guard let recognizer = stages.recognizer else { return "speech recognition is unavailable" }
-        guard await recognizer.serves(member.locale) else { return "no speech model for \(member.locale)" }
+        guard await recognizer.serves(locales[index]) else { return "no speech model for \(locales[index])" }
         return nil
     }
 
@@ -30,7 +29,7 @@ extension RoomCoordinator {
                 options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration
             }
             do {
-                let request = try await recognizer.makeRequest(locale: stages.members[index].locale, options: options)
+                let request = try await recognizer.makeRequest(locale: locales[index], options: options)
                 guard parties[index].epoch == epoch, !stopped else { _ = await request.cancel(); return }
                 parties[index].request = request
                 parties[index].requestStart = clock.now() - chunk.duration

@@ -10,8 +10,7 @@ extension RoomCoordinator {
         utterances += 1
         pending += 1
         defer { settle() }
-        let member = stages.members[index]
-        let utterance = RoomUtterance(number: utterances, party: index + 1, locale: member.locale, text: text,
+        let utterance = RoomUtterance(number: utterances, party: index + 1, locale: locales[index], text: text,
                                       input: input, confidence: confidence, speechStart: speech.start,
                                       speechEnd: speech.end, recognized: clock.now())
         emit(.heard(utterance))
@@ -36,35 +35,29 @@ extension RoomCoordinator {
     /// `text`, said by party `speaker`, in each language of the other parties, once per
     /// language, in parallel.
     func translate(_ text: String, from speaker: Int) async -> [RoomTranslation] {
-        let source = stages.members[speaker].locale
+        let source = locales[speaker]
         var listeners: [(locale: LocaleTag, parties: [Int])] = []
-        for (index, member) in stages.members.enumerated() where index != speaker {
-            if let group = listeners.firstIndex(where: { $0.locale == member.locale }) {
+        for (index, locale) in locales.enumerated() where index != speaker {
+            if let group = listeners.firstIndex(where: { $0.locale == locale }) {
                 listeners[group].parties.append(index + 1)
             } else {
-                listeners.append((member.locale, [index + 1]))
+                listeners.append((locale, [index + 1]))
             }
         }
-        let translator = stages.translator
+        let step = TranslationStep(translator: stages.translator)
         let clock = clock
         return await withTaskGroup(of: (Int, RoomTranslation).self) { group in
             for (order, listener) in listeners.enumerated() {
                 group.addTask {
                     var translation = RoomTranslation(parties: listener.parties, locale: listener.locale, text: nil,
                                                       pivots: [], unknownWords: [], failure: nil, translated: 0)
-                    if listener.locale.language == source.language {
-                        translation.text = text  // the same language: heard as said
-                    } else if let translator {
-                        do {
-                            let result = try await translator.translate(text, from: source, to: listener.locale)
-                            translation.text = result.text
-                            translation.pivots = result.pivots
-                            translation.unknownWords = result.unknownWords
-                        } catch {
-                            translation.failure = "\(error)"
-                        }
-                    } else {
-                        translation.failure = "translation is unavailable"
+                    do {
+                        let result = try await step.translate(text, from: source, to: listener.locale)
+                        translation.text = result.text
+                        translation.pivots = result.pivots
+                        translation.unknownWords = result.unknownWords
+                    } catch {
+                        translation.failure = "\(error)"
                     }
                     translation.translated = clock.now()
                     return (order, translation)
@@ -90,28 +83,29 @@ extension RoomCoordinator {
                 continue
             }
             if parties[index].interruptedUtterance == job.number { continue }  // they interrupted it
-            guard let sink = stages.members[index].sink, let synthesizer = stages.synthesizer else { continue }
+            guard let sink = devices(of: index).sink, let synthesizer = stages.synthesizer else { continue }
             parties[index].playback += 1
             let token = parties[index].playback
             parties[index].playing = (job, nil)
             defer { if parties[index].playback == token { parties[index].playing = nil } }
-            do {
-                // A clause interpreted while its party speaks is spoken faster the further this
-                // listener is behind its end.
-                let speed = job.sourceEnd.map { InterpretationPace.speed(forLag: clock.now() - $0) } ?? 1
-                let utterance = Utterance(text: job.text, voice: .locale(job.locale),
-                                          rate: InterpretationPace.rate(Utterance.defaultRate, fasterBy: speed))
-                try await synthesizer.speak(utterance, to: sink, while: { !stopped && parties[index].playback == token }) { event in
-                    guard case .audio = event, parties[index].playback == token, parties[index].playing?.start == nil else { return }
-                    parties[index].playing?.start = clock.now()
-                    emit(.speaking(number: job.number, party: index + 1))
-                }
+            // A clause interpreted while its party speaks is spoken faster the further this
+            // listener is behind its end.
+            let speed = job.sourceEnd.map { InterpretationPace.speed(forLag: clock.now() - $0) } ?? 1
+            let utterance = Utterance(text: job.text, voice: .locale(job.locale),
+                                      rate: InterpretationPace.rate(Utterance.defaultRate, fasterBy: speed))
+            let outcome = await synthesizer.say(utterance, on: sink, clock: clock,
+                                                while: { !stopped && parties[index].playback == token }) { start in
+                parties[index].playing?.start = start
+                emit(.speaking(number: job.number, party: index + 1))
+            }
+            switch outcome {
+            case .spoken:
                 parties[index].unanswered = nil
-            } catch {
+            case .abandoned:
                 guard !stopped else { return }
-                guard parties[index].playback == token else { continue }  // interrupted
-                emit(.notSpoken(number: job.number, party: index + 1, reason: "\(error)"))
-                if let abandoned = (error as? AudioSinkFailure)?.error as? WaitAbandoned {
+            case let .failed(failure, _):
+                emit(.notSpoken(number: job.number, party: index + 1, reason: failure.description))
+                if case let .unanswered(abandoned) = failure {
                     parties[index].unanswered = abandoned
                     if inputEnded { stages.waitGivenUp(abandoned) }
                 }

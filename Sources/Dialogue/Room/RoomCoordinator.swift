@@ -21,7 +21,7 @@ import Foundation
 /// them. When their session reconnects they are back.
 ///
 /// ```swift
-/// let room = RoomCoordinator(stages: stages, transcript: writer)
+/// let room = RoomCoordinator(locales: locales, stages: stages, transcript: writer)
 /// Task { for await event in room.events { render(event) } }
 /// await room.start()
 /// await room.type("Bonjour à tous", as: 2)
@@ -32,7 +32,9 @@ public actor RoomCoordinator {
     private let continuation: AsyncStream<RoomEvent>.Continuation
     /// How many events were handed to `events`.
     public private(set) var emittedEvents = 0
-    let stages: RoomStages
+    /// The parties' languages, from party 1.
+    public nonisolated let locales: [LocaleTag]
+    let stages: ConversationStages
     let clock: SessionClock
     let settings: RoomSettings
     var transcript: TranscriptLog
@@ -93,18 +95,19 @@ public actor RoomCoordinator {
     var inputEnded = false
 
     /// Creates a room; `transcript` gets one JSON line per utterance (nil writes none).
-    public init(stages: RoomStages, transcript: TranscriptWriter? = nil, settings: RoomSettings = RoomSettings(),
-                clock: SessionClock = .startingNow()) {
+    public init(locales: [LocaleTag], stages: ConversationStages, transcript: TranscriptWriter? = nil,
+                settings: RoomSettings = RoomSettings(), clock: SessionClock = .startingNow()) {
+        self.locales = locales
         self.stages = stages
         self.transcript = TranscriptLog(writer: transcript)
         self.settings = settings
         self.clock = clock
-        parties = Array(repeating: PartyState(), count: stages.members.count)
+        parties = Array(repeating: PartyState(), count: locales.count)
         (events, continuation) = AsyncStream.makeStream(of: RoomEvent.self)
     }
 
-    /// The parties' languages, from party 1.
-    public nonisolated var locales: [LocaleTag] { stages.members.map(\.locale) }
+    /// Party `index`'s microphone and speaker (none where they have neither).
+    func devices(of index: Int) -> PartyDevices { stages.devices(ofParty: index) ?? PartyDevices() }
 
     /// Whether party `number` (from 1) is away.
     public func isAway(_ number: Int) -> Bool { parties.indices.contains(number - 1) && parties[number - 1].away }
@@ -116,18 +119,17 @@ public actor RoomCoordinator {
         for limitation in stages.limitations { emit(.notice(limitation)) }
         for index in parties.indices {
             parties[index].typedOnlyReason = await typedOnlyReason(index)
-            let member = stages.members[index]
-            emit(.joined(party: index + 1, locale: member.locale, place: member.place,
+            emit(.joined(party: index + 1, locale: locales[index], place: devices(of: index).place,
                          typedOnlyReason: parties[index].typedOnlyReason))
         }
         for index in parties.indices {
             let (jobs, queue) = AsyncStream.makeStream(of: SpeechJob.self)
             parties[index].speaker = queue
             tasks.append(Task { await self.speak(jobs, to: index) })
-            if let audioEvents = stages.members[index].audioEvents {
+            if let audioEvents = devices(of: index).audioEvents {
                 tasks.append(Task { await self.follow(audioEvents, of: index) })
             }
-            if parties[index].typedOnlyReason == nil, let source = stages.members[index].source {
+            if parties[index].typedOnlyReason == nil, let source = devices(of: index).source {
                 do {
                     try await source.startListening()
                     tasks.append(Task { await self.listen(to: source, party: index) })
