@@ -56,6 +56,7 @@ extension TurnCoordinator {
         let detectedAt = clock.now()
         await stages.sink(for: side)?.pausePlayback()
         emit(.bargeIn(side))
+        setState(.held(side))
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
         let request: any RecognitionRequest
         do {
@@ -64,7 +65,7 @@ extension TurnCoordinator {
             report(.recognition, error)
             return await dismissBargeIn(side, reason: "it could not be recognized")
         }
-        guard epoch.isCurrent(token), case .speaking = state else {
+        guard epoch.isCurrent(token), case .held = state else {
             _ = await request.cancel()
             await stages.sink(for: side)?.resumePlayback()
             return
@@ -103,7 +104,8 @@ extension TurnCoordinator {
     private func dismissBargeIn(_ side: DialogueSide, reason: String) async {
         bargeInWatch.reset()
         emit(.bargeInDismissed(side, reason: reason))
-        guard case .speaking = state else { return }
+        guard case let .held(heldSide) = state else { return }
+        setState(.speaking(heldSide))
         await stages.sink(for: side)?.resumePlayback()
     }
 

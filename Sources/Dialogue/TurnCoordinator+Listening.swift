@@ -79,8 +79,10 @@ extension TurnCoordinator {
     }
 
     var isListening: Bool {
-        if case .listening = state { return true }
-        return false
+        switch state {
+        case .listening, .interpreting: true
+        default: false
+        }
     }
 
     /// Feeds one captured chunk to the listening side's request. `microphone` is the side whose
@@ -93,7 +95,7 @@ extension TurnCoordinator {
         guard self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
         let chunk = self.microphone.heard(chunk)
         let token = epoch.current
-        if case .listening = state { emit(.level(turn.side, chunk.level)) }
+        if isListening { emit(.level(turn.side, chunk.level)) }
         do {
             let events = try await turn.request.append(chunk)
             guard epoch.isCurrent(token) else { return }
@@ -133,7 +135,7 @@ extension TurnCoordinator {
             } else {
                 await startListening(side)
             }
-        case .listening, .recognizing:
+        case .listening, .interpreting, .recognizing:
             await finishListening()
         case .correcting:
             await submitTyped("")

@@ -19,7 +19,10 @@ extension TurnCoordinator {
         let request = detachListening()
         turnTask?.cancel()
         turnTask = nil
-        let wasSpeaking = { if case .speaking = state { true } else { false } }()
+        let wasSpeaking = switch state {
+        case .speaking, .held: true
+        default: false
+        }
         let spokenTurn = wasSpeaking ? activeTurn.flatMap { $0.translation == nil ? nil : $0 } : nil
         activeTurn = nil
         setState(.ended)
@@ -49,7 +52,7 @@ extension TurnCoordinator {
     /// past its due time, by the session).
     public func finishAndStop() async {
         inputEnded = true
-        if case .listening = state, microphone.turn?.speechStart != nil { await endTurn() }
+        if isListening, microphone.turn?.speechStart != nil { await endTurn() }
         if case .correcting = state { await submitTyped("") }
         await waitUntilReady()
         await stop()

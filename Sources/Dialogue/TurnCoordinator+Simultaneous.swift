@@ -35,6 +35,7 @@ extension TurnCoordinator {
     func interpret(_ clause: RecognizedClause, side: DialogueSide, requestStart: Double) {
         interpreter.beginIfIdle(side: side, target: configuration[side.other].locale, requestStart: requestStart)
         interpreter.receive(clause, at: clock.now())
+        if case .listening(side) = state { setState(.interpreting(side)) }
         startInterpreting()
     }
 

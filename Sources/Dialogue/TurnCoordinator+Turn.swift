@@ -14,7 +14,7 @@ extension TurnCoordinator {
             return
         case let .idle(side):
             await startTyped(text, side: side)
-        case let .listening(side) where (interpreter.current?.received ?? 0) > 0,
+        case let .interpreting(side),
              let .recognizing(side) where (interpreter.current?.received ?? 0) > 0:
             queue(text, for: side.other)  // the side's clauses are being spoken: the turn goes on
         case let .listening(side), let .recognizing(side):
@@ -23,7 +23,7 @@ extension TurnCoordinator {
             if let request { _ = await request.cancel() }
         case let .translating(side):
             queue(text, for: side.other)
-        case let .speaking(side):
+        case let .speaking(side), let .held(side):
             queue(text, for: side)
         case .ended:
             return
@@ -138,7 +138,7 @@ extension TurnCoordinator {
     public func cancel() async {
         if interpreter.current != nil { return await cancelInterpretation() }
         switch state {
-        case let .listening(side), let .recognizing(side):
+        case let .listening(side), let .interpreting(side), let .recognizing(side):
             let request = detachListening()
             emit(.cancelled("listening"))
             setState(.idle(side))
@@ -152,7 +152,7 @@ extension TurnCoordinator {
             dropActiveTurn()
             emit(.cancelled("translation"))
             setState(.idle(side))
-        case .speaking:
+        case .speaking, .held:
             await cancelSpeaking()
         case .idle, .ended:
             floor.dropWaitingLines()

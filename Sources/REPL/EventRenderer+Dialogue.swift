@@ -52,7 +52,7 @@ extension EventRenderer {
         promptParts = new.side.map { ($0.description, new.name) }
         var actions: [EditorAction] = []
         switch new {
-        case .listening, .recognizing: break
+        case .listening, .interpreting, .recognizing: break
         default: actions += clearingStatus()
         }
         return actions + [.prompt(prompt)]

@@ -50,7 +50,7 @@ public final class EventRecorder: Sendable {
     }
 
     /// How many times `waitFor` looks before it gives up: 30,000 looks a millisecond apart.
-    static let lookLimit = 30_000
+    public static let lookLimit = 30_000
 
     /// Waits until `condition` holds for the events so far; fails after `lookLimit` looks
     /// a millisecond apart (a guard against a hang, not a timing requirement).

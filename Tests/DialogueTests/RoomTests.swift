@@ -1,6 +1,7 @@
 import Dialogue
 import Foundation
 import ParleyCore
+import DialogueTestSupport
 import ParleyCoreFakes
 import Synchronization
 import Testing
@@ -59,12 +60,14 @@ struct RoomTests {
             events.compactMap { if case let .translated(n, translation) = $0, n == number { translation } else { nil } }
         }
 
+        /// Waits until `condition` holds; fails after `EventRecorder.lookLimit` looks a millisecond
+        /// apart, counted rather than timed for the reason `EventRecorder.waitFor` gives.
         func waitFor(_ what: String, _ condition: () -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                guard Date() < deadline else { throw Timeout(what: what, events: events) }
-                try await Task.sleep(for: .milliseconds(5))
+            for _ in 0..<EventRecorder.lookLimit {
+                if condition() { return }
+                try await Task.sleep(for: .milliseconds(1))
             }
+            guard condition() else { throw Timeout(what: what, events: events) }
         }
 
         struct Timeout: Error, CustomStringConvertible {
