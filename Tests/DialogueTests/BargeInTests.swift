@@ -32,6 +32,7 @@ struct BargeInTests {
         rig.audio.feed(FakeAudio.personChunk)
         let turns = try await rig.turns(2)
         #expect(rig.recorder.events.contains(.bargeIn(.b)))
+        #expect(rig.recorder.states.contains(.held(.b)))
         #expect(rig.recorder.events.contains { if case .interrupted(.b, _) = $0 { true } else { false } })
         let log = rig.audio.log
         let paused = try #require(log.firstIndex(of: "pausePlayback"), "\(log)")
@@ -65,6 +66,8 @@ struct BargeInTests {
         }
         try await rig.waitUntil("playback resumed") { rig.audio.log.contains("resumePlayback") }
         #expect(!rig.audio.log.contains("cancelPlayback"))
+        #expect(Array(rig.recorder.states.suffix(3)) == [.speaking(.b), .held(.b), .speaking(.b)],
+                "held while B's words are heard, speaking again once they decide: \(rig.recorder.states)")
         rig.audio.releasePlayback()
         let turns = try await rig.turns(1)
         #expect(turns[0].playedSeconds == nil, "played to the end: not interrupted")

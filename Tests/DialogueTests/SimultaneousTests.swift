@@ -40,6 +40,7 @@ struct SimultaneousTests {
         let firstTranslation = FakeTranslator.translation(of: Self.first.text, to: TestRig.spanish)
         try await rig.waitUntil("the first clause is spoken") { spoken(rig) == [firstTranslation] }
         #expect(rig.recorder.finishedTurns.isEmpty)
+        #expect(rig.recorder.states.last == .interpreting(.a), "A speaks and is interpreted: \(rig.recorder.states)")
         #expect(rig.audio.isListening, "A is still heard while the clause plays")
         rig.recognizer.script([[.clause(Self.second)]])
         rig.audio.feed()
@@ -51,6 +52,10 @@ struct SimultaneousTests {
         rig.audio.feed()
         let turns = try await rig.turns(1)
         #expect(rig.translator.translated == [Self.first.text, Self.second.text, Self.tail.text], "each clause once")
+        let states = rig.recorder.states
+        let from = try #require(states.firstIndex(of: .interpreting(.a)))
+        #expect(Array(states[from...].prefix(4)) == [.interpreting(.a), .recognizing(.a), .speaking(.b), .listening(.b)]
+                || Array(states[from...].prefix(3)) == [.interpreting(.a), .recognizing(.a), .listening(.b)], "\(states)")
         #expect(spoken(rig) == [Self.first, Self.second, Self.tail].map { FakeTranslator.translation(of: $0.text, to: TestRig.spanish) })
         #expect(turns[0].text == text)
         #expect(turns[0].translation == spoken(rig).joined(separator: " "))
