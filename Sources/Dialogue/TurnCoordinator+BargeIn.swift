@@ -54,7 +54,7 @@ extension TurnCoordinator {
         defer { bargeInWatch.opening = false }
         let token = epoch.current
         let detectedAt = clock.now()
-        await stages.sink(for: side)?.pausePlayback()
+        _ = await speaker(for: side)?.hold(at: detectedAt)
         emit(.bargeIn(side))
         setState(.held(side))
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
@@ -67,7 +67,7 @@ extension TurnCoordinator {
         }
         guard epoch.isCurrent(token), case .held = state else {
             _ = await request.cancel()
-            await stages.sink(for: side)?.resumePlayback()
+            await speaker(for: side)?.resume()
             return
         }
         let audio = bargeInWatch.takePreRoll()
@@ -106,7 +106,7 @@ extension TurnCoordinator {
         emit(.bargeInDismissed(side, reason: reason))
         guard case let .held(heldSide) = state else { return }
         setState(.speaking(heldSide))
-        await stages.sink(for: side)?.resumePlayback()
+        await speaker(for: side)?.resume()
     }
 
     /// Stops the translation being spoken to `side`, who interrupted it at `detectedAt`:

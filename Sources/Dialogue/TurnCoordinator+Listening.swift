@@ -40,7 +40,7 @@ extension TurnCoordinator {
             // request simply becomes the turn's.
             microphone.turn?.bargeIn = nil
             setState(.listening(side))
-            await stages.sink(for: side)?.resumePlayback()
+            await speaker(for: side)?.resume()
             return
         }
         if let request = detachBargeIn() { _ = await request.cancel() }

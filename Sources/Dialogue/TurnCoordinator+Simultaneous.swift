@@ -108,12 +108,12 @@ extension TurnCoordinator {
             interpreter.finished(record)
             return
         }
-        if canSpeak(to: current.side.other), let synthesizer = stages.synthesizer, let sink = stages.sink(for: current.side.other) {
+        if canSpeak(to: current.side.other), let synthesizer = stages.synthesizer, let speaker = speaker(for: current.side.other) {
             let settings = configuration[current.side.other]
             let utterance = Utterance(text: record.translation, voice: settings.effectiveVoice,
                                       rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
-            let outcome = await synthesizer.say(utterance, on: sink, clock: clock,
-                                                while: { interpreter.isCurrent(generation) }) { interpreter.startedSpeaking(at: $0) }
+            let outcome = await speaker.say(utterance, with: synthesizer, clock: clock,
+                                            while: { interpreter.isCurrent(generation) }) { interpreter.startedSpeaking(at: $0) }
             if case let .failed(failure, _) = outcome { emit(.error(failure.description)) }
             record.speakStart = outcome.start
             if interpreter.isCurrent(generation) { record.speakEnd = clock.now() }

@@ -16,14 +16,14 @@ extension TurnCoordinator {
     /// failed, reported). Times are nil for what did not happen.
     func speak(_ text: String, to side: DialogueSide, voice: DialogueSide? = nil,
                token: TurnEpoch.Token) async -> (start: Double?, end: Double?) {
-        guard let synthesizer = stages.synthesizer, let sink = stages.sink(for: side) else { return (nil, nil) }
+        guard let synthesizer = stages.synthesizer, let speaker = speaker(for: side) else { return (nil, nil) }
         bargeInWatch.spokenText = text
         defer { if epoch.isCurrent(token) { bargeInWatch.spokenText = nil } }
         await prepareListeningWhileSpeaking()
         let settings = configuration[voice ?? side]
         emit(.speaking(side: side, text: text))
         let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
-        let outcome = await synthesizer.say(utterance, on: sink, clock: clock, while: { epoch.isCurrent(token) }) {
+        let outcome = await speaker.say(utterance, with: synthesizer, clock: clock, while: { epoch.isCurrent(token) }) {
             activeTurn?.times.speakStart = $0
         }
         switch outcome {
@@ -38,14 +38,20 @@ extension TurnCoordinator {
             } else {
                 emit(.error(failure.description))
             }
-            await sink.cancelPlayback()
+            await speaker.stop()
             return (start, nil)
         }
     }
 
-    /// Stops the synthesizer and drops what the speaker has queued.
+    /// The speaker `side` hears translations on.
+    func speaker(for side: DialogueSide) -> Speaker? {
+        guard speakers.count > 1 else { return speakers.first ?? nil }
+        return speakers.indices.contains(side.index) ? speakers[side.index] : nil
+    }
+
+    /// Stops the synthesizer and drops what the speakers have queued; nothing is held any more.
     func stopSpeech() async {
         await stages.synthesizer?.stopSpeaking()
-        for sink in stages.speakers { await sink.cancelPlayback() }
+        for case let speaker? in speakers { await speaker.stop() }
     }
 }

@@ -22,6 +22,8 @@ public actor TurnCoordinator {
     public nonisolated let events: AsyncStream<DialogueEvent>
     let continuation: AsyncStream<DialogueEvent>.Continuation
     let stages: ConversationStages
+    /// Each device's speaker (one both sides share, or one per side), nil where there is none.
+    let speakers: [Speaker?]
     let clock: SessionClock
 
     /// The settings as they are now (commands change them).
@@ -62,6 +64,7 @@ public actor TurnCoordinator {
         (events, continuation) = AsyncStream.makeStream(of: DialogueEvent.self)
         self.configuration = configuration
         self.stages = stages
+        speakers = stages.devices.map { $0.sink.map(Speaker.init) }
         self.transcript = TranscriptLog(writer: transcript)
         self.clock = clock
         state = .idle(.a)

@@ -10,28 +10,21 @@ import ParleyCore
 extension RoomCoordinator {
     /// Party `index` started speaking: the translation playing to them is held.
     func holdPlayback(of index: Int) async {
-        guard settings.bargeIn, !inputEnded, parties[index].heldSince == nil, parties[index].playing != nil,
-              let sink = devices(of: index).sink else { return }
-        parties[index].heldSince = clock.now()
-        await sink.pausePlayback()
-        emit(.bargeIn(party: index + 1))
+        guard settings.bargeIn, !inputEnded, let speaker = speakers[index], speaker.playing != nil else { return }
+        if await speaker.hold(at: clock.now()) { emit(.bargeIn(party: index + 1)) }
     }
 
     /// Party `index`'s words are known (`readings`, none when nothing was recognized): they
     /// stop the held translation, or it plays on.
     func decideBargeIn(of index: Int, readings: [String]) async {
-        guard let heldSince = parties[index].heldSince else { return }
-        parties[index].heldSince = nil
-        guard let sink = devices(of: index).sink else { return }
-        guard let playing = parties[index].playing else { return await sink.resumePlayback() }
-        if let reason = BargeInWatch.verdict(readings, spokenText: playing.job.text) {
+        guard let speaker = speakers[index], speaker.heldSince != nil else { return }
+        guard let playing = speaker.playing else { return await speaker.resume() }
+        if let reason = BargeInWatch.verdict(readings, spokenText: playing.text) {
             emit(.bargeInDismissed(party: index + 1, reason: reason))
-            return await sink.resumePlayback()
+            return await speaker.resume()
         }
-        parties[index].playback += 1
-        parties[index].interruptedUtterance = playing.job.number
-        await sink.cancelPlayback()
-        let played = max(0, heldSince - (playing.start ?? heldSince))
-        emit(.interrupted(number: playing.job.number, party: index + 1, playedSeconds: played))
+        parties[index].interruptedUtterance = playing.number
+        guard let (cut, played) = await speaker.cut(at: clock.now()), let number = cut.number else { return }
+        emit(.interrupted(number: number, party: index + 1, playedSeconds: played))
     }
 }

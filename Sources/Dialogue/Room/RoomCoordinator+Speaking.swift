@@ -83,19 +83,14 @@ extension RoomCoordinator {
                 continue
             }
             if parties[index].interruptedUtterance == job.number { continue }  // they interrupted it
-            guard let sink = devices(of: index).sink, let synthesizer = stages.synthesizer else { continue }
-            parties[index].playback += 1
-            let token = parties[index].playback
-            parties[index].playing = (job, nil)
-            defer { if parties[index].playback == token { parties[index].playing = nil } }
+            guard let speaker = speakers[index], let synthesizer = stages.synthesizer else { continue }
             // A clause interpreted while its party speaks is spoken faster the further this
             // listener is behind its end.
             let speed = job.sourceEnd.map { InterpretationPace.speed(forLag: clock.now() - $0) } ?? 1
             let utterance = Utterance(text: job.text, voice: .locale(job.locale),
                                       rate: InterpretationPace.rate(Utterance.defaultRate, fasterBy: speed))
-            let outcome = await synthesizer.say(utterance, on: sink, clock: clock,
-                                                while: { !stopped && parties[index].playback == token }) { start in
-                parties[index].playing?.start = start
+            let outcome = await speaker.say(utterance, number: job.number, with: synthesizer, clock: clock,
+                                            while: { !stopped }) { _ in
                 emit(.speaking(number: job.number, party: index + 1))
             }
             switch outcome {

@@ -60,12 +60,6 @@ public actor RoomCoordinator {
         /// The last piece of their utterances' work (a clause or an utterance to translate and
         /// queue): the next waits for it, so that what they said reaches the listeners in order.
         var chain: Task<Void, Never>?
-        /// What their speaker plays now, and when it began to sound.
-        var playing: (job: SpeechJob, start: Double?)?
-        /// Counts what was played to them: an interruption ends the playing job's loop.
-        var playback = 0
-        /// They started speaking over `playing`, at this time: it is held until their words decide.
-        var heldSince: Double?
         /// The utterance they interrupted: what is still queued of it is not spoken to them.
         var interruptedUtterance: Int?
     }
@@ -81,6 +75,8 @@ public actor RoomCoordinator {
     }
 
     var parties: [PartyState]
+    /// Each party's speaker, nil where they have none.
+    let speakers: [Speaker?]
     /// The clauses of each utterance being interpreted, by its number, until it is written.
     var clauses: [Int: [RoomClause]] = [:]
     var tasks: [Task<Void, Never>] = []
@@ -103,6 +99,7 @@ public actor RoomCoordinator {
         self.settings = settings
         self.clock = clock
         parties = Array(repeating: PartyState(), count: locales.count)
+        speakers = locales.indices.map { stages.devices(ofParty: $0)?.sink.map(Speaker.init) }
         (events, continuation) = AsyncStream.makeStream(of: RoomEvent.self)
     }
 
