@@ -51,11 +51,8 @@ extension TurnCoordinator {
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source(for: side) else { return setState(.idle(side)) }
-        var options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
-        if simultaneous {
-            options.commitPolicy = configuration.commitPolicy
-            options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration
-        }
+        let options = RecognitionOptions.conversation(endpointMilliseconds: configuration.endpointMilliseconds,
+                                                      interpreting: simultaneous ? configuration.commitPolicy : nil)
         let request: any RecognitionRequest
         do {
             request = try await makeRequest(recognizer, for: side, options: options)

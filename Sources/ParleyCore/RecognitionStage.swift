@@ -49,6 +49,19 @@ extension RecognitionOptions {
     /// The longest utterance with a `CommitPolicy`: the window slides, so length costs no
     /// more decoding, and a speaker who never pauses for the endpoint is still interpreted.
     public static let simultaneousMaximumDuration = 600.0
+
+    /// A conversation's request: a turn's or an utterance's, ended by `endpointMilliseconds` of
+    /// silence; interpreted while it is spoken when `interpreting` is a policy (and then as long
+    /// as the speaker goes on); on `channel` when a recognizer hears several microphones.
+    public static func conversation(endpointMilliseconds: Int, interpreting: CommitPolicy?,
+                                    channel: String? = nil) -> RecognitionOptions {
+        var options = RecognitionOptions(endpointMilliseconds: endpointMilliseconds, channel: channel)
+        if let interpreting {
+            options.commitPolicy = interpreting
+            options.maximumDuration = simultaneousMaximumDuration
+        }
+        return options
+    }
 }
 
 /// How a recognizer decides, while the person still speaks, which words of its growing

@@ -23,11 +23,9 @@ extension RoomCoordinator {
         if parties[index].request == nil {
             parties[index].epoch += 1
             let epoch = parties[index].epoch
-            var options = RecognitionOptions(endpointMilliseconds: settings.endpointMilliseconds, channel: "party \(index + 1)")
-            if settings.simultaneous {
-                options.commitPolicy = settings.commitPolicy
-                options.maximumDuration = RecognitionOptions.simultaneousMaximumDuration
-            }
+            let options = RecognitionOptions.conversation(endpointMilliseconds: settings.endpointMilliseconds,
+                                                          interpreting: settings.simultaneous ? settings.commitPolicy : nil,
+                                                          channel: "party \(index + 1)")
             do {
                 let request = try await recognizer.makeRequest(locale: locales[index], options: options)
                 guard parties[index].epoch == epoch, !stopped else { _ = await request.cancel(); return }
@@ -96,13 +94,13 @@ extension RoomCoordinator {
             interpretationEnded(nil, clauses: [], confidence: nil,
                                 speech: (parties[index].speechStart ?? now, parties[index].speechEnd ?? now), party: index)
         }
-        switch error as? RecognitionError {
-        case .emptyRecognition?, .speechTimeout?:
+        switch MicrophoneListening.failure(error) {
+        case .nothingHeard:
             return  // nobody spoke, or nothing worth a word: the next request listens on
-        case let .utteranceTooLong(_, partial)?:
+        case let .tooLong(partial):
             emit(.notice("party \(index + 1) spoke longer than one utterance may last; what was heard is kept"))
             return await recognized(partial, party: index)
-        default:
+        case .failed:
             emit(.error("party \(index + 1): speech could not be recognized: \(error)"))
         }
     }
@@ -111,7 +109,7 @@ extension RoomCoordinator {
     /// have ended); any other failure of an utterance being interpreted leaves it without its
     /// end, and what was committed is the utterance.
     static func handsBackItsPartial(_ error: any Error) -> Bool {
-        if case .utteranceTooLong? = error as? RecognitionError { return true }
+        if case .tooLong = MicrophoneListening.failure(error) { return true }
         return false
     }
 }
