@@ -51,6 +51,13 @@ struct ConversationPartsTests {
         #expect(BargeInWatch.verdict(["el tren sale"], spokenText: spoken)?.hasPrefix("the translation's own echo") == true)
         #expect(BargeInWatch.verdict(["wait, which platform is it?"], spokenText: spoken) == nil)
         #expect(BargeInWatch.verdict(["yes", "yes I need the later train"], spokenText: spoken) == nil)
+        // The echo read with its number in digits (heard on pipewire-pulse in CI: "Breathe from 2"
+        // for "My brother lives in Madrid from two years ago.") is still the echo; a number of the
+        // listener's own is not.
+        #expect(BargeInWatch.verdict(["las 8"], spokenText: spoken)?.hasPrefix("the translation's own echo") == true)
+        #expect(BargeInWatch.verdict(["Breathe from 2"], spokenText: "My brother lives in Madrid from two years ago.")?
+            .hasPrefix("the translation's own echo") == true)
+        #expect(BargeInWatch.verdict(["no, a las 9 y media"], spokenText: spoken) == nil)
     }
 
     @Test("the floor passes to the other side, keeps typed lines in order, and repeats an interrupted translation once")

@@ -50,7 +50,8 @@ struct BargeInWatch: Sendable {
         }
         let spoken = Set(words(spokenText))
         for reading in heard {
-            let shared = reading.filter(spoken.contains).count
+            // A recognizer writes numbers in digits where the translation spells them ("2", "two").
+            let shared = reading.filter { spoken.contains($0) || (numberWords[$0] ?? []).contains(where: spoken.contains) }.count
             if Double(shared) >= 0.6 * Double(reading.count) {
                 return "the translation's own echo ('\(reading.joined(separator: " "))')"
             }
@@ -62,6 +63,17 @@ struct BargeInWatch: Sendable {
     static func words(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
     }
+
+    /// How the numbers 0–12 written in digits are said, in the languages Parley is tested in.
+    static let numberWords: [String: [String]] = {
+        let languages = [
+            ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+            ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
+            ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze"],
+            ["null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf"],
+        ]
+        return Dictionary(uniqueKeysWithValues: (0...12).map { number in (String(number), languages.map { $0[number] }) })
+    }()
 
     /// Sounds and words that acknowledge without taking the turn, in the languages Parley is tested in.
     static let backchannels: Set<String> = [
