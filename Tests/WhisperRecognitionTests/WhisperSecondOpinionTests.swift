@@ -168,4 +168,43 @@ struct WhisperSecondOpinionTests {
         #expect(await worker.starts == 1, "a refusal is an answer, not a failure")
         await worker.shutdown()
     }
+
+    @Test("a reading said twice whose second copy no audio holds is cut in the short window; a sentence a person says twice keeps both")
+    func loopOverPaddingIsCut() async throws {
+        let sentence = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
+        let once = SpokenWords.normalized("He might even have been made amiable himself.")
+        let probe = try Self.recognizer(lexicon: nil)
+        // The recording after a lead of silence, as a turn's pre-roll gives it: the short window's
+        // beam then reads it twice over (the loop runs on over the zero frames after the speech)
+        // in one reading or the other, with a lead or another, depending on the processor's kernels.
+        var looped: [Double] = []
+        for lead in [0.2, 0.3, 0.4, 0.5, 0.6] {
+            let samples = [Int16](repeating: 0, count: Int(lead * 16_000)) + sentence
+            let answer = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 2, alternatives: 1, words: true,
+                                                           padding: probe.tuning.finalPadding, secondOpinion: true)
+            if answer.seconds["unheard"] != nil { looped.append(lead) }
+            #expect(SpokenWords.normalized(answer.text) == once, "lead \(lead) s: '\(answer.text)'")
+            #expect(answer.alternatives.allSatisfy { SpokenWords.normalized($0).count < 2 * once.count },
+                    "lead \(lead) s: \(answer.alternatives)")
+            #expect(answer.window == .short && answer.decodes.count == 1, "lead \(lead) s: no second decode for a loop: \(answer.decodes)")
+            #expect(answer.words.last.map { $0.end <= Double(samples.count) / 16_000 + 0.05 } ?? false,
+                    "lead \(lead) s: the words end within the audio: \(answer.words)")
+        }
+        #expect(!looped.isEmpty, "no lead made the short window read the recording twice: nothing was cut")
+
+        // A text said twice over by a voice (Whisper reads one recording played twice as one): both
+        // copies are heard, so it is no loop.
+        let directory = try Fixtures.temporaryDirectory("parley-twice")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for text in ["Yes, please. Yes, please.", "Thank you very much. Thank you very much."] {
+            let file = directory.appendingPathComponent("twice.wav").path
+            let spoken = try ProcessRunner.run(["espeak-ng", "-v", "en-us", "-g", "20", "-w", file, text])
+            try #require(spoken.status == 0, "\(spoken.stderr)")
+            let answer = try await probe.worker.transcribe(try AudioFileReader.read(file).samples, language: "en", prompt: nil,
+                                                           beam: 2, alternatives: 1, words: true,
+                                                           padding: probe.tuning.finalPadding, secondOpinion: true)
+            #expect(SpokenWords.normalized(answer.text) == SpokenWords.normalized(text), "'\(answer.text)'")
+        }
+        await probe.worker.shutdown()
+    }
 }

@@ -13,7 +13,8 @@ from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
 from .memory import import_runtime
 from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401
-from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, transcription_wanted
+from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, said_twice, transcription_wanted, \
+    unheard_copy
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
 
@@ -109,6 +110,7 @@ class Decoder:
         for index, result in zip(decoded, results):
             tokens = [t for t in result.sequences_ids[0] if t < tokenizers[index].eot]
             tokens = trim_loop(tokens, tokenizers[index].decode, len(result.sequences_ids[0]) >= limit)
+            tokens = self.heard_tokens(tokenizers[index], tokens, encoded, seconds, timings)
             readings.append((float(result.no_speech_prob), float(result.scores[0]),
                              tokenizers[index].decode(tokens).strip()))
         silent = pair_silent(readings) if len(readings) == 2 and not full else \
@@ -145,6 +147,17 @@ class Decoder:
         if language not in self.tokenizers:
             self.tokenizers[language] = LanguageTokens(self.vocabulary, self.model.is_multilingual, language)
         return self.tokenizers[language]
+
+    def heard_tokens(self, tokenizer, tokens, encoded, seconds, timings):
+        """`tokens` without a second copy heard in no audio (second_opinion.unheard_copy): a
+        reading said twice over is aligned to tell a loop from a person saying it twice. The
+        alignment's time is added to timings["unheard"]."""
+        if not said_twice(tokenizer.decode(tokens)):
+            return tokens
+        started = time.perf_counter()
+        kept = unheard_copy(self.words(tokenizer, tokens, encoded, int(round(seconds * FRAMES_PER_SECOND))))
+        timings["unheard"] = timings.get("unheard", 0.0) + time.perf_counter() - started
+        return tokens if kept is None else tokens[:kept]
 
     def words(self, tokenizer, tokens, encoded, frames):
         """The words of `tokens` with their times (from the decoder's cross-attention, as
@@ -202,6 +215,7 @@ class Decoder:
         for generated, score in zip(result.sequences_ids, result.scores):
             tokens = [t for t in generated if t < tokenizer.eot]
             tokens = trim_loop(tokens, tokenizer.decode, len(generated) >= limit)
+            tokens = self.heard_tokens(tokenizer, tokens, encoded, seconds, timings)
             sequences.append(tokens)
             texts.append(tokenizer.decode(tokens).strip())
             # CTranslate2's score is the log probability divided by the length.

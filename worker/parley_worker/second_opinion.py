@@ -1,5 +1,5 @@
 """When a final reading of the short window is decoded again in the full 30 s window, the
-window stock transcribe encodes (pure). The worker owns this rule: the verdicts it rests on —
+window stock transcribe encodes, and when a reading said twice over is cut instead (pure). The worker owns this rule: the verdicts it rests on —
 silence, the pair's rescue, a text said twice over — are the worker's own (silence.py), and
 deciding here lets the second decode run inside the same request, so a final result costs
 Parley one round trip for them. Parley keeps the one rule that needs a language's word list
@@ -10,6 +10,15 @@ Parley one round trip for them. Parley keeps the one rule that needs a language'
 FULL_FRAMES = 3000
 # Utterances at least this long are never decoded again: the full window holds 30 s.
 LONGEST_SECONDS = 29.0
+# A reading's second copy is heard in no audio when its words span at most this share of the
+# first copy's time.
+UNHEARD_SHARE = 0.1
+
+
+def normalized_words(text):
+    """The words of `text` in lower case without punctuation: said_twice compares these."""
+    words = ["".join(c for c in word if c.isalnum()) for word in text.lower().split()]
+    return [word for word in words if word]
 
 
 def said_twice(text):
@@ -17,11 +26,35 @@ def said_twice(text):
     without punctuation ("10 of clubs 10 of clubs"): the short window's loop that ends by
     itself (trim_loop cuts a loop only at its token limit). Such a reading is decoded again in
     the full window, as stock hears it, rather than cut: a person may say it twice."""
-    words = ["".join(c for c in word if c.isalnum()) for word in text.lower().split()]
-    words = [word for word in words if word]
+    words = normalized_words(text)
     if len(words) < 4 or len(words) % 2:
         return False
     return words[:len(words) // 2] == words[len(words) // 2:]
+
+
+def unheard_copy(words):
+    """The number of tokens of a reading's first copy when the reading is one text said twice
+    over and its second copy was heard in no audio; else None. `words` are the reading's timed
+    words in order, as dicts with "word", "tokens", "start" and "end" (punctuation may be words
+    of its own). The short window's loop runs on over the zero frames after the speech, and the
+    alignment squeezes its words onto the speech's last instant: the second copy's words then
+    span at most UNHEARD_SHARE of the first's time, where a person who says a text twice takes
+    about as long each time. Such a reading is the first copy, with no second decode."""
+    heard = [(index, normalized_words(word["word"])) for index, word in enumerate(words)]
+    heard = [(index, spoken) for index, spoken in heard if spoken]
+    if len(heard) < 4 or len(heard) % 2:
+        return None
+    half = len(heard) // 2
+    if [spoken for _, spoken in heard[:half]] != [spoken for _, spoken in heard[half:]]:
+        return None
+
+    def span(part):
+        return sum(max(0.0, words[index]["end"] - words[index]["start"]) for index, _ in part)
+
+    first = span(heard[:half])
+    if first <= 0 or span(heard[half:]) > UNHEARD_SHARE * first:
+        return None
+    return sum(len(word["tokens"]) for word in words[:heard[half][0]])
 
 
 def transcription_wanted(silent, text):
@@ -65,5 +98,5 @@ def full_window(payload, mels, frames):
     return data
 
 
-__all__ = ["said_twice", "silence_decides", "transcription_wanted", "pair_wanted", "applies", "full_window",
-           "FULL_FRAMES", "struct"]
+__all__ = ["said_twice", "unheard_copy", "normalized_words", "silence_decides", "transcription_wanted", "pair_wanted", "applies", "full_window",
+           "FULL_FRAMES", "UNHEARD_SHARE"]

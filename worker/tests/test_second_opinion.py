@@ -4,8 +4,8 @@ import struct
 
 import pytest
 
-from parley_worker.second_opinion import (FULL_FRAMES, applies, full_window, pair_wanted, said_twice,
-                                          silence_decides, transcription_wanted)
+from parley_worker.second_opinion import (FULL_FRAMES, UNHEARD_SHARE, applies, full_window, pair_wanted, said_twice,
+                                          silence_decides, transcription_wanted, unheard_copy)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -55,3 +55,44 @@ def test_rows_padded_with_zero_frames():
     assert values[:4] == (1, 2, 3, 0)
     assert values[FULL_FRAMES:FULL_FRAMES + 4] == (4, 5, 6, 0)
     assert set(values[3:FULL_FRAMES]) | set(values[FULL_FRAMES + 3:]) == {0}
+
+
+def timed(*words):
+    """Timed words as the decoder aligns them: (text, start, end), one token each but for a
+    word written "a+b", which counts as two."""
+    return [{"word": text.replace("+", ""), "tokens": [0] * (text.count("+") + 1), "start": start, "end": end}
+            for text, start, end in words]
+
+
+# "He might even. He might even." as the short window loops it over the zero frames after the
+# speech: the second copy's words squeezed onto the speech's last instant.
+LOOPED = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" ev+en", 0.9, 1.4), (".", 1.4, 1.4),
+               (" He", 1.4, 1.4), (" might", 1.4, 1.4), (" ev+en", 1.4, 1.4), (".", 1.4, 1.9))
+
+
+def test_a_second_copy_heard_in_no_audio_is_cut_after_the_first():
+    # The first copy's tokens: He, might, ev+en (two) and its full stop.
+    assert unheard_copy(LOOPED) == 5
+
+
+def test_a_second_copy_a_person_said_is_kept():
+    said = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" even.", 0.9, 1.4),
+                 (" He", 2.1, 2.5), (" might", 2.5, 2.8), (" even.", 2.8, 3.3))
+    assert unheard_copy(said) is None
+    # Just past the share: still heard.
+    first = 1.4
+    brief = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" even.", 0.9, 1.4),
+                  (" He", 1.4, 1.4 + UNHEARD_SHARE * first * 0.6), (" might", 1.5, 1.5 + UNHEARD_SHARE * first * 0.6),
+                  (" even.", 1.6, 1.6))
+    assert unheard_copy(brief) is None
+
+
+@pytest.mark.parametrize("words", [
+    timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" He", 0.9, 0.9), (" may", 0.9, 0.9)),  # not one text twice
+    timed((" He", 0.0, 0.5), (" He", 0.5, 0.5)),  # one word twice is not a text said twice
+    timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" He", 0.9, 0.9)),  # odd
+    timed((" He", 0.0, 0.0), (" might", 0.0, 0.0), (" He", 0.0, 0.0), (" might", 0.0, 0.0)),  # no time at all
+    [],
+])
+def test_no_cut_where_there_is_no_unheard_copy(words):
+    assert unheard_copy(words) is None
