@@ -17,8 +17,18 @@ struct TranscriptLog {
         case caughtUp(Int)
     }
 
+    /// What the people are told of an outcome: a failure, or news; nil when there is nothing to say.
+    enum Report: Equatable {
+        case error(String)
+        case notice(String)
+    }
+
     /// The transcript file being written, if any.
     private(set) var writer: TranscriptWriter?
+    /// What one line holds, for the reports: "turn" in a dialogue, "utterance" in a room.
+    let entryName: String
+    /// Whether the people can move the transcript to another file (`:transcript FILE`).
+    let movable: Bool
     /// Every line of the session, in order.
     private var lines: [String] = []
     /// How many of the last `lines` the file has not taken yet.
@@ -26,8 +36,33 @@ struct TranscriptLog {
     private var failing = false
 
     /// A log writing to `writer`, or keeping lines in memory alone without one.
-    init(writer: TranscriptWriter?) {
+    init(writer: TranscriptWriter?, entryName: String = "turn", movable: Bool = true) {
         self.writer = writer
+        self.entryName = entryName
+        self.movable = movable
+    }
+
+    /// What to tell the people of `outcome`: a first failure, once, and the file taking lines again.
+    func report(_ outcome: Outcome) -> Report? {
+        switch outcome {
+        case .written, .stillFailing:
+            return nil
+        case let .failed(error as TranscriptError):
+            return .error(error.description(entries: entryName + "s", movable: movable))
+        case let .failed(error):
+            return .error(String(describing: error))
+        case let .caughtUp(count):
+            guard count > 0, let path = writer?.path else { return nil }
+            return .notice("transcript: \(path) takes lines again; \(count) waiting \(count == 1 ? "\(entryName) was" : "\(entryName)s were") written")
+        }
+    }
+
+    /// The conversation is ending: lines still waiting get a last chance. What to tell: the
+    /// file taking them, or how many it never took.
+    mutating func lastChance() -> Report? {
+        let outcome = report(flush())
+        guard waiting > 0, let path = writer?.path else { return outcome }
+        return .error("\(waiting) \(waiting == 1 ? entryName : entryName + "s") could not be written to the transcript \(path)")
     }
 
     /// Lines the file has not taken yet.
@@ -79,5 +114,24 @@ struct TranscriptLog {
     /// Lets go of the file: the conversation has ended.
     mutating func close() {
         writer = nil
+    }
+}
+
+/// Events that tell people of a failure or of news in one sentence: a dialogue's and a room's.
+protocol TellsPeople {
+    static func error(_ message: String) -> Self
+    static func notice(_ message: String) -> Self
+}
+
+extension DialogueEvent: TellsPeople {}
+extension RoomEvent: TellsPeople {}
+
+extension TranscriptLog.Report {
+    /// The report as a conversation's event.
+    func event<Event: TellsPeople>() -> Event {
+        switch self {
+        case let .error(message): .error(message)
+        case let .notice(message): .notice(message)
+        }
     }
 }

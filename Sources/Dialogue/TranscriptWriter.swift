@@ -21,10 +21,15 @@ public struct TranscriptError: Error, Sendable, CustomStringConvertible {
         "cannot write the transcript to \(path): \(reason); give another file with --transcript FILE, or --no-transcript"
     }
 
-    public var description: String {
-        turnKept
-            ? "cannot write the transcript to \(path): \(reason); the turns are kept and written there when it can take them, or choose another file with :transcript FILE"
-            : "cannot write the transcript to \(path): \(reason); choose another file with :transcript FILE"
+    public var description: String { description(entries: "turns", movable: true) }
+
+    /// The sentence in a conversation whose lines hold `entries` ("turns", "utterances"), and
+    /// whose transcript can be moved with `:transcript FILE` or not.
+    func description(entries: String, movable: Bool) -> String {
+        let move = movable ? "choose another file with :transcript FILE" : ""
+        guard turnKept else { return "cannot write the transcript to \(path): \(reason)" + (movable ? "; " + move : "") }
+        return "cannot write the transcript to \(path): \(reason); the \(entries) are kept and written there when it can take them"
+            + (movable ? ", or " + move : "")
     }
 }
 

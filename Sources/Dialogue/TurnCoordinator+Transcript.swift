@@ -6,26 +6,13 @@ extension TurnCoordinator {
     }
 
     func reportTranscript(_ outcome: TranscriptLog.Outcome) {
-        switch outcome {
-        case .written, .stillFailing:
-            break
-        case let .failed(error):
-            emit(.error(String(describing: error)))
-        case let .caughtUp(count):
-            if count > 0, let path = transcript.writer?.path {
-                emit(.notice("transcript: \(path) takes lines again; \(count) waiting \(count == 1 ? "turn was" : "turns were") written"))
-            }
-        }
+        if let report = transcript.report(outcome) { emit(report.event()) }
     }
 
     /// The conversation is ending: lines still waiting get a last chance, and
     /// are reported when the file still does not take them.
     func flushTranscript() {
-        reportTranscript(transcript.flush())
-        let waiting = transcript.unwrittenLines.count
-        if waiting > 0, let path = transcript.writer?.path {
-            emit(.error("\(waiting) \(waiting == 1 ? "turn" : "turns") could not be written to the transcript \(path)"))
-        }
+        if let report = transcript.lastChance() { emit(report.event()) }
     }
 
     /// `:transcript FILE`: writes the turns so far to `path` and goes on writing there.

@@ -77,6 +77,25 @@ struct RoomTests {
         }
     }
 
+    @Test("a transcript on a full disk is reported once, in the room's words; what it never took is counted when the room ends",
+          .timeLimit(.minutes(1)))
+    func transcriptOnAFullDisk() async throws {
+        guard let disk = try FullDisk.make() else { Issue.record("cannot mount a tmpfs here (this test needs root)"); return }
+        defer { disk.release() }
+        let rig = Rig([Self.english, Self.french], transcript: try TranscriptWriter(path: disk.transcript))
+        await rig.room.start()
+        await rig.room.type("Good morning", as: 1)
+        await rig.room.type("Bonjour", as: 2)
+        await rig.settled()
+        let errors = { rig.events.compactMap { if case let .error(message) = $0 { message } else { nil } } }
+        #expect(errors().count == 1, "the full disk is reported once: \(errors())")
+        #expect(errors().first?.hasSuffix("the utterances are kept and written there when it can take them") == true,
+                "a room has no :transcript to name: \(errors())")
+        await rig.room.stop()
+        let unwritten = "2 utterances could not be written to the transcript \(disk.transcript)"
+        try await rig.waitFor("'\(unwritten)'") { errors().last == unwritten }
+    }
+
     @Test("a typed line is translated once per locale of the others and spoken to each of them, not to its speaker")
     func fanOut() async throws {
         let rig = Rig([Self.english, Self.french, Self.spanish, Self.spanish])

@@ -10,17 +10,18 @@ extension RoomCoordinator {
     public static let stagesShutdownBound = 1.5
 
     /// Ends the room: stops listening and speaking, closes the sessions and engines. The
-    /// transcript already holds every utterance (each is written once translated).
+    /// transcript already holds every utterance (each is written once translated) that the
+    /// file took; lines it did not take get a last chance, and are named when it still fails.
     public func stop() async {
         guard !stopped else { return }
         stopped = true
         for index in parties.indices {
             parties[index].speaker?.finish()
-            parties[index].epoch += 1
+            parties[index].epoch.advance()
         }
         tasks.forEach { $0.cancel() }
-        let requests = parties.compactMap(\.request)
-        for index in parties.indices { parties[index].request = nil }
+        let requests = parties.indices.compactMap { parties[$0].listening.detach() }
+        if let report = transcript.lastChance() { emit(report.event()) }
         _ = transcript.writer?.removeIfNothingWritten()
         transcript.close()
         await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in

@@ -34,13 +34,7 @@ extension RoomCoordinator {
             json.field("simultaneous", object: "true")
             json.field("clauses", object: "[" + clauses.map(Self.line).joined(separator: ",") + "]")
         }
-        switch transcript.append(json.finished) {
-        case .written, .stillFailing: break
-        case let .failed(error as TranscriptError):
-            emit(.error("cannot write the transcript to \(error.path): \(error.reason); the utterances are kept and written there when it takes them again"))
-        case let .failed(error): emit(.error("\(error)"))
-        case let .caughtUp(lines): emit(.notice("the transcript is written again (\(lines) waiting lines with it)"))
-        }
+        if let report = transcript.report(transcript.append(json.finished)) { emit(report.event()) }
     }
 
     private static func line(_ translation: RoomTranslation) -> String {
