@@ -63,7 +63,7 @@ struct MicrophoneListening: Sendable {
         }
     }
 
-    /// Whether audio from `microphone` (nil: the one both sides share) goes to the open request.
+    /// Whether audio from `microphone` (nil: the one both sides of a dialogue share) goes to the open request.
     func accepts(from microphone: DialogueSide?) -> Bool {
         guard let turn, !turn.finishing else { return false }
         return microphone == nil || microphone == turn.side
@@ -121,9 +121,10 @@ struct MicrophoneListening: Sendable {
     }
 }
 
-/// The recognition request of the side that is listening.
+/// The recognition request of the party that is listening: a dialogue's side, or a room's party.
 struct ListeningTurn: Sendable {
-    let side: DialogueSide
+    /// The party heard, from 0 (a dialogue's side A is 0).
+    let party: Int
     let request: any RecognitionRequest
     /// Session time the request began: the recognizer's times are relative to it.
     let startedAt: Double
@@ -143,4 +144,15 @@ struct BargeInContext: Sendable {
     let detectedAt: Double
     /// What was being spoken when they began: an utterance that repeats it is its echo.
     let spokenText: String
+}
+
+extension ListeningTurn {
+    /// A dialogue's side listening.
+    init(side: DialogueSide, request: any RecognitionRequest, startedAt: Double, bargeIn: BargeInContext? = nil,
+         simultaneous: Bool = false) {
+        self.init(party: side.index, request: request, startedAt: startedAt, bargeIn: bargeIn, simultaneous: simultaneous)
+    }
+
+    /// The dialogue's side listening (party 0 is A, 1 is B).
+    var side: DialogueSide { party == 0 ? .a : .b }
 }

@@ -23,6 +23,42 @@ struct TranslationStep: Sendable {
         guard let translator else { throw TranslationUnavailable() }
         return try await translator.translate(text, from: source, to: target)
     }
+
+    /// `text`, said in `source`, in the language of each of `listeners` (parties numbered from
+    /// 1): once per language, in parallel, each translation for every listener of its language,
+    /// in the order the languages first appear. A translation that fails says why instead.
+    func translations(of text: String, from source: LocaleTag, for listeners: [(party: Int, locale: LocaleTag)],
+                      clock: SessionClock) async -> [RoomTranslation] {
+        var groups: [(locale: LocaleTag, parties: [Int])] = []
+        for listener in listeners {
+            if let group = groups.firstIndex(where: { $0.locale == listener.locale }) {
+                groups[group].parties.append(listener.party)
+            } else {
+                groups.append((listener.locale, [listener.party]))
+            }
+        }
+        return await withTaskGroup(of: (Int, RoomTranslation).self) { group in
+            for (order, listener) in groups.enumerated() {
+                group.addTask {
+                    var translation = RoomTranslation(parties: listener.parties, locale: listener.locale, text: nil,
+                                                      pivots: [], unknownWords: [], failure: nil, translated: 0)
+                    do {
+                        let result = try await translate(text, from: source, to: listener.locale)
+                        translation.text = result.text
+                        translation.pivots = result.pivots
+                        translation.unknownWords = result.unknownWords
+                    } catch {
+                        translation.failure = "\(error)"
+                    }
+                    translation.translated = clock.now()
+                    return (order, translation)
+                }
+            }
+            var results: [(Int, RoomTranslation)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
 }
 
 /// No translator is installed.

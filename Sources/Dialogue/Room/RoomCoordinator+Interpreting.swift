@@ -10,9 +10,9 @@ import ParleyCore
 /// who falls behind hears the clauses faster (`InterpretationPace`); clauses are never joined.
 extension RoomCoordinator {
     /// A clause party `index` ended while still speaking.
-    func interpret(_ clause: RecognizedClause, party index: Int) {
+    func interpret(_ clause: RecognizedClause, party index: Int, requestStart: Double) {
         guard settings.simultaneous else { return }
-        let live = parties[index].live ?? beginInterpreting(index)
+        let live = parties[index].live ?? beginInterpreting(index, requestStart: requestStart)
         parties[index].live?.received += 1
         let arrived = clock.now()
         afterWhatCameBefore(party: index) {
@@ -22,9 +22,10 @@ extension RoomCoordinator {
 
     /// The end of party `index`'s utterance interpreted while spoken: `text` is the whole
     /// utterance, nil when its end was lost (what was committed is then the utterance).
+    /// `requestStart`: when the request that heard it began (the clauses' times are relative to it).
     func interpretationEnded(_ text: String?, clauses ended: [RecognizedClause], confidence: Double?,
-                             speech: (start: Double, end: Double), party index: Int) {
-        let live = parties[index].live ?? beginInterpreting(index)
+                             speech: (start: Double, end: Double), party index: Int, requestStart: Double) {
+        let live = parties[index].live ?? beginInterpreting(index, requestStart: requestStart)
         parties[index].live = nil
         let now = clock.now()
         for clause in ended.dropFirst(live.received) {
@@ -37,9 +38,9 @@ extension RoomCoordinator {
         }
     }
 
-    private func beginInterpreting(_ index: Int) -> LiveUtterance {
+    private func beginInterpreting(_ index: Int, requestStart: Double) -> LiveUtterance {
         utterances += 1
-        let live = LiveUtterance(number: utterances, requestStart: parties[index].requestStart)
+        let live = LiveUtterance(number: utterances, requestStart: requestStart)
         parties[index].live = live
         clauses[live.number] = []
         return live

@@ -20,89 +20,92 @@ extension RoomCoordinator {
 
     func hear(_ chunk: PCMChunk, party index: Int) async {
         guard let recognizer = stages.recognizer, parties[index].typedOnlyReason == nil else { return }
-        if parties[index].request == nil {
-            parties[index].epoch += 1
-            let epoch = parties[index].epoch
+        if parties[index].listening.turn == nil {
+            let token = parties[index].epoch.advance()
             let options = RecognitionOptions.conversation(endpointMilliseconds: settings.endpointMilliseconds,
                                                           interpreting: settings.simultaneous ? settings.commitPolicy : nil,
                                                           channel: "party \(index + 1)")
             do {
                 let request = try await recognizer.makeRequest(locale: locales[index], options: options)
-                guard parties[index].epoch == epoch, !stopped else { _ = await request.cancel(); return }
-                parties[index].request = request
-                parties[index].requestStart = clock.now() - chunk.duration
-                (parties[index].speechStart, parties[index].speechEnd) = (nil, nil)
+                guard parties[index].epoch.isCurrent(token), !stopped else { _ = await request.cancel(); return }
+                parties[index].listening.turn = ListeningTurn(party: index, request: request,
+                                                              startedAt: clock.now() - chunk.duration)
             } catch {
                 parties[index].typedOnlyReason = "\(error)"
                 return emit(.error("party \(index + 1) is typed-only: speech cannot be recognized: \(error)"))
             }
         }
-        guard let request = parties[index].request else { return }
-        let epoch = parties[index].epoch
+        guard let turn = parties[index].listening.turn else { return }
+        let token = parties[index].epoch.current
         do {
-            let events = try await request.append(chunk)
-            for event in events where parties[index].epoch == epoch {
+            let events = try await turn.request.append(chunk)
+            for event in events where parties[index].epoch.isCurrent(token) {
                 await handle(event, party: index)
             }
         } catch RecognitionError.requestReused {
             // The request gave its final to an earlier chunk, whose handling is under way.
             return
         } catch {
-            guard parties[index].epoch == epoch else { return }
-            parties[index].request = nil
-            await recognitionFailed(error, party: index)
+            guard parties[index].epoch.isCurrent(token) else { return }
+            let ended = parties[index].listening.turn
+            _ = parties[index].listening.detach()
+            await recognitionFailed(error, party: index, turn: ended)
         }
     }
 
     func handle(_ event: RecognitionEvent, party index: Int) async {
-        let start = parties[index].requestStart
-        switch event {
-        case let .speechStarted(at):
-            parties[index].speechStart = start + at
+        switch parties[index].listening.note(event) {
+        case .speechStarted:
             emit(.speechStarted(party: index + 1))
             await holdPlayback(of: index)
         case let .partial(text):
             emit(.partial(party: index + 1, text: text))
-        case let .clause(clause):
-            interpret(clause, party: index)
-        case let .speechEnded(at):
-            parties[index].speechEnd = start + at
-        case let .final(result):
-            parties[index].request = nil
-            parties[index].epoch += 1
-            await recognized(result, party: index)
+        case let .clause(clause, requestStart):
+            interpret(clause, party: index, requestStart: requestStart)
+        case let .final(result, turn):
+            _ = parties[index].listening.detach()
+            parties[index].epoch.advance()
+            await recognized(result, party: index, turn: turn)
+        case .speechEnded, .bargeInFinal, .nothing:
+            break
         }
     }
 
-    func recognized(_ result: RecognitionResult, party index: Int) async {
+    /// The final result of party `index`'s request `turn`.
+    func recognized(_ result: RecognitionResult, party index: Int, turn: ListeningTurn?) async {
         await decideBargeIn(of: index, readings: result.hypotheses.map { $0.map(\.text) } ?? [result.text])
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let now = clock.now()
-        let speech = (parties[index].speechStart ?? now, parties[index].speechEnd ?? now)
+        let speech = Self.speech(of: turn, now: clock.now())
         if parties[index].live != nil || !(result.clauses ?? []).isEmpty {
             return interpretationEnded(text, clauses: result.clauses ?? [], confidence: result.confidence,
-                                       speech: speech, party: index)
+                                       speech: speech, party: index, requestStart: turn?.startedAt ?? speech.start)
         }
         guard !text.isEmpty else { return }
         await deliver(party: index, text: text, input: .speech, confidence: result.confidence, speech: speech)
     }
 
-    func recognitionFailed(_ error: any Error, party index: Int) async {
+    /// Party `index`'s request `turn` failed.
+    func recognitionFailed(_ error: any Error, party index: Int, turn: ListeningTurn?) async {
         await decideBargeIn(of: index, readings: [])
         if parties[index].live != nil, !Self.handsBackItsPartial(error) {
-            let now = clock.now()
-            interpretationEnded(nil, clauses: [], confidence: nil,
-                                speech: (parties[index].speechStart ?? now, parties[index].speechEnd ?? now), party: index)
+            let speech = Self.speech(of: turn, now: clock.now())
+            interpretationEnded(nil, clauses: [], confidence: nil, speech: speech, party: index,
+                                requestStart: turn?.startedAt ?? speech.start)
         }
         switch MicrophoneListening.failure(error) {
         case .nothingHeard:
             return  // nobody spoke, or nothing worth a word: the next request listens on
         case let .tooLong(partial):
             emit(.notice("party \(index + 1) spoke longer than one utterance may last; what was heard is kept"))
-            return await recognized(partial, party: index)
+            return await recognized(partial, party: index, turn: turn)
         case .failed:
             emit(.error("party \(index + 1): speech could not be recognized: \(error)"))
         }
+    }
+
+    /// When the speech `turn` heard started and ended, on the room's clock (`now` for what is not known).
+    static func speech(of turn: ListeningTurn?, now: Double) -> (start: Double, end: Double) {
+        (turn?.speechStart ?? now, turn?.speechEnd ?? now)
     }
 
     /// Whether `error` hands back what was heard (which then ends the utterance as it would

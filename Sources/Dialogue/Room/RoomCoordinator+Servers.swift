@@ -24,14 +24,14 @@ extension RoomCoordinator {
 
     /// The server went while party `index` spoke: what was heard until then is their utterance.
     func keepWhatWasSaid(party index: Int) async {
-        guard let request = parties[index].request else { return }
-        parties[index].request = nil
-        parties[index].epoch += 1
-        guard parties[index].speechStart != nil else { return _ = await request.cancel() }
+        guard let turn = parties[index].listening.turn else { return }
+        _ = parties[index].listening.detach()
+        parties[index].epoch.advance()
+        guard turn.speechStart != nil else { return _ = await turn.request.cancel() }
         do {
-            await recognized(try await request.finish(), party: index)
+            await recognized(try await turn.request.finish(), party: index, turn: turn)
         } catch {
-            await recognitionFailed(error, party: index)
+            await recognitionFailed(error, party: index, turn: turn)
         }
     }
 }

@@ -32,41 +32,11 @@ extension RoomCoordinator {
         }
     }
 
-    /// `text`, said by party `speaker`, in each language of the other parties, once per
-    /// language, in parallel.
+    /// `text`, said by party `speaker`, in each language of the other parties.
     func translate(_ text: String, from speaker: Int) async -> [RoomTranslation] {
-        let source = locales[speaker]
-        var listeners: [(locale: LocaleTag, parties: [Int])] = []
-        for (index, locale) in locales.enumerated() where index != speaker {
-            if let group = listeners.firstIndex(where: { $0.locale == locale }) {
-                listeners[group].parties.append(index + 1)
-            } else {
-                listeners.append((locale, [index + 1]))
-            }
-        }
-        let step = TranslationStep(translator: stages.translator)
-        let clock = clock
-        return await withTaskGroup(of: (Int, RoomTranslation).self) { group in
-            for (order, listener) in listeners.enumerated() {
-                group.addTask {
-                    var translation = RoomTranslation(parties: listener.parties, locale: listener.locale, text: nil,
-                                                      pivots: [], unknownWords: [], failure: nil, translated: 0)
-                    do {
-                        let result = try await step.translate(text, from: source, to: listener.locale)
-                        translation.text = result.text
-                        translation.pivots = result.pivots
-                        translation.unknownWords = result.unknownWords
-                    } catch {
-                        translation.failure = "\(error)"
-                    }
-                    translation.translated = clock.now()
-                    return (order, translation)
-                }
-            }
-            var results: [(Int, RoomTranslation)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let listeners = locales.enumerated().filter { $0.offset != speaker }.map { (party: $0.offset + 1, locale: $0.element) }
+        return await TranslationStep(translator: stages.translator)
+            .translations(of: text, from: locales[speaker], for: listeners, clock: clock)
     }
 
     /// Speaks what is queued for party `index`, in order, on their own speaker.

@@ -43,13 +43,10 @@ public actor RoomCoordinator {
     struct PartyState {
         var typedOnlyReason: String?
         var away = false
-        /// The request hearing them now; a new one opens with their next audio.
-        var request: (any RecognitionRequest)?
-        /// Counts requests, so that answers to one no longer wanted are dropped.
-        var epoch = 0
-        var requestStart = 0.0
-        var speechStart: Double?
-        var speechEnd: Double?
+        /// The request hearing them now, with its times; a new one opens with their next audio.
+        var listening = MicrophoneListening()
+        /// Advanced whenever their request is dropped, so that answers to one no longer wanted are dropped.
+        var epoch = TurnEpoch()
         /// What is queued for their speaker.
         var speaker: AsyncStream<SpeechJob>.Continuation?
         /// Their speaker's server did not report the end of the last playback (a frozen
@@ -95,7 +92,7 @@ public actor RoomCoordinator {
                 settings: RoomSettings = RoomSettings(), clock: SessionClock = .startingNow()) {
         self.locales = locales
         self.stages = stages
-        self.transcript = TranscriptLog(writer: transcript)
+        self.transcript = TranscriptLog(writer: transcript, entryName: "utterance", movable: false)
         self.settings = settings
         self.clock = clock
         parties = Array(repeating: PartyState(), count: locales.count)
