@@ -22,4 +22,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     BargeInBenchmark.self,
     SimultaneousBenchmark.self,
     RoomBenchmark.self,
+    BaselineBenchmark.self,
 ]

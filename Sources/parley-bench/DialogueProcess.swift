@@ -9,12 +9,12 @@ final class DialogueProcess: Sendable {
     private let child: ChildProcess
     private let cleaned = Mutex((stdout: 0, stderr: 0, text: ""))
 
-    /// Starts the `parley` built beside this benchmark with `arguments`.
-    init(_ arguments: [String], terminal: ChildProcess.Terminal) throws {
+    /// Starts `parley` with `arguments`: the one built beside this benchmark, or the one at `parley`.
+    init(_ arguments: [String], terminal: ChildProcess.Terminal, parley: String? = nil) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["TERM"] = "xterm"
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = parley ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
         child = try ChildProcess([parley] + arguments, environment: environment, terminal: terminal)
     }
 

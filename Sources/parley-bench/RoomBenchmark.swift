@@ -28,55 +28,21 @@ struct RoomBenchmark: AsyncParsableCommand {
         var latencies: [Double] = []
     }
 
+    /// What one `parley room` measured: each listener's latencies (after one utterance that
+    /// warms up), how often the speaking party's own speaker sounded, and the memory figures.
+    struct RoomRun {
+        var listeners: [Listener]
+        var ownSound: Int
+        var memory: MemoryStatus?
+        var worker: MemoryStatus?
+    }
+
     func run() async throws {
         guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else {
             throw ValidationError("run it with scripts/with-test-server.sh: it needs the private PulseAudio server")
         }
-        let remote = try SecondServer()
-        defer { remote.stop() }
-        let sinks = try ["mic1", "spk1", "mic2", "spk2"].map { try NullSink.forBenchmark(label: "room_\($0)") }
-        defer { sinks.forEach { $0.unload() } }
-        let microphone = try await MonitorTap(source: sinks[0].monitor)
-        var listeners = [Listener(name: "fr-FR (same server, through es)", tap: try await MonitorTap(source: sinks[3].monitor)),
-                         Listener(name: "es-ES (second server over TCP)",
-                                  tap: try await MonitorTap(source: "parley_speaker.monitor", server: remote.address, cookie: remote.cookie))]
-        let own = try await MonitorTap(source: sinks[1].monitor)
-        let run = try DialogueProcess(["room", "en-US,source=\(sinks[0].monitor),sink=\(sinks[1].name)",
-                                       "fr-FR,source=\(sinks[2].monitor),sink=\(sinks[3].name)",
-                                       "es-ES,source=parley_mic.monitor,sink=parley_speaker,server=\(remote.address),cookie=\(remote.cookie)",
-                                       "--no-transcript", "--no-history"], terminal: .pipe)
-        try run.waitFor("the room is open", moreThan: 0, timeout: 120)
-        try await Task.sleep(for: .seconds(1))
-        var ownSound = 0.0
-        for turn in 0...turns {
-            microphone.reset()
-            listeners.forEach { $0.tap.reset() }
-            own.reset()
-            let answered = run.count("party 3: es-ES, ")
-            try ProcessRunner.run(["paplay", "--device=\(sinks[0].name)", DialogueBenchmark.recording])
-            try run.waitFor("→ 3 es-ES: ", moreThan: turn, timeout: 60)
-            run.send(":parties", terminal: .pipe)  // answered once both translations have been spoken
-            try run.waitFor("party 3: es-ES, ", moreThan: answered, timeout: 60)
-            try await Task.sleep(for: .milliseconds(300))
-            guard let end = microphone.lastSound(threshold: DialogueBenchmark.recordingThreshold) else {
-                throw BenchmarkFailure("the recording was not heard on the English microphone")
-            }
-            var line: [String] = []
-            for index in listeners.indices {
-                guard let onset = listeners[index].tap.firstSound(after: end, threshold: DialogueBenchmark.speechThreshold) else {
-                    throw BenchmarkFailure("\(listeners[index].name) heard nothing after the recording")
-                }
-                let latency = Double(onset - end) / 1e6
-                if turn > 0 { listeners[index].latencies.append(latency) }
-                line.append("\(listeners[index].name) \(Timings.format(latency)) ms")
-            }
-            if own.firstSound(after: end, threshold: DialogueBenchmark.speechThreshold) != nil { ownSound += 1 }
-            progress("room", "utterance \(turn): " + line.joined(separator: ", "))
-        }
-        let memory = MemoryStatus(pid: run.pid)
-        let worker = MemoryStatus.child(of: run.pid, named: "whisper_worker").flatMap { MemoryStatus(pid: $0) }
-        run.finish()
-        for tap in [microphone, own] + listeners.map(\.tap) { await tap.close() }
+        let room = try await Self.measure(turns: turns)
+        let (listeners, ownSound, memory, worker) = (room.listeners, Double(room.ownSound), room.memory, room.worker)
 
         // The dialogue on the same recording, Whisper as in the room: one listener.
         let devices = try await Devices.make()
@@ -123,6 +89,57 @@ struct RoomBenchmark: AsyncParsableCommand {
             ["its Whisper worker", mib(dialogue.workerMemory?.resident), mib(dialogue.workerMemory?.peak)],
         ])
         try report.write()
+    }
+
+    /// `turns` utterances (after one that warms up) of the English party through one three-party
+    /// `parley room`: the one at `parley` when given, else the one built beside the benchmark.
+    static func measure(turns: Int, parley: String? = nil) async throws -> RoomRun {
+        let remote = try SecondServer()
+        defer { remote.stop() }
+        let sinks = try ["mic1", "spk1", "mic2", "spk2"].map { try NullSink.forBenchmark(label: "room_\($0)") }
+        defer { sinks.forEach { $0.unload() } }
+        let microphone = try await MonitorTap(source: sinks[0].monitor)
+        var listeners = [Listener(name: "fr-FR (same server, through es)", tap: try await MonitorTap(source: sinks[3].monitor)),
+                         Listener(name: "es-ES (second server over TCP)",
+                                  tap: try await MonitorTap(source: "parley_speaker.monitor", server: remote.address, cookie: remote.cookie))]
+        let own = try await MonitorTap(source: sinks[1].monitor)
+        let run = try DialogueProcess(["room", "en-US,source=\(sinks[0].monitor),sink=\(sinks[1].name)",
+                                       "fr-FR,source=\(sinks[2].monitor),sink=\(sinks[3].name)",
+                                       "es-ES,source=parley_mic.monitor,sink=parley_speaker,server=\(remote.address),cookie=\(remote.cookie)",
+                                       "--no-transcript", "--no-history"], terminal: .pipe, parley: parley)
+        try run.waitFor("the room is open", moreThan: 0, timeout: 120)
+        try await Task.sleep(for: .seconds(1))
+        var ownSound = 0
+        for turn in 0...turns {
+            microphone.reset()
+            listeners.forEach { $0.tap.reset() }
+            own.reset()
+            let answered = run.count("party 3: es-ES, ")
+            try ProcessRunner.run(["paplay", "--device=\(sinks[0].name)", DialogueBenchmark.recording])
+            try run.waitFor("→ 3 es-ES: ", moreThan: turn, timeout: 60)
+            run.send(":parties", terminal: .pipe)  // answered once both translations have been spoken
+            try run.waitFor("party 3: es-ES, ", moreThan: answered, timeout: 60)
+            try await Task.sleep(for: .milliseconds(300))
+            guard let end = microphone.lastSound(threshold: DialogueBenchmark.recordingThreshold) else {
+                throw BenchmarkFailure("the recording was not heard on the English microphone")
+            }
+            var line: [String] = []
+            for index in listeners.indices {
+                guard let onset = listeners[index].tap.firstSound(after: end, threshold: DialogueBenchmark.speechThreshold) else {
+                    throw BenchmarkFailure("\(listeners[index].name) heard nothing after the recording")
+                }
+                let latency = Double(onset - end) / 1e6
+                if turn > 0 { listeners[index].latencies.append(latency) }
+                line.append("\(listeners[index].name) \(Timings.format(latency)) ms")
+            }
+            if own.firstSound(after: end, threshold: DialogueBenchmark.speechThreshold) != nil { ownSound += 1 }
+            progress("room", "utterance \(turn): " + line.joined(separator: ", "))
+        }
+        let memory = MemoryStatus(pid: run.pid)
+        let worker = MemoryStatus.child(of: run.pid, named: "whisper_worker").flatMap { MemoryStatus(pid: $0) }
+        run.finish()
+        for tap in [microphone, own] + listeners.map(\.tap) { await tap.close() }
+        return RoomRun(listeners: listeners, ownSound: ownSound, memory: memory, worker: worker)
     }
 
     private func ms(_ value: Double) -> String { "\(Timings.format(value)) ms" }
