@@ -10,9 +10,11 @@ Parley one round trip for them. Parley keeps the one rule that needs a language'
 FULL_FRAMES = 3000
 # Utterances at least this long are never decoded again: the full window holds 30 s.
 LONGEST_SECONDS = 29.0
-# A reading's second copy is heard in no audio when its words span at most this share of the
-# first copy's time.
-UNHEARD_SHARE = 0.1
+# A word the alignment gives at most this many seconds is squeezed: no audio holds it.
+SQUEEZED_SECONDS = 0.02
+# A reading's second copy is heard in no audio when at least this share of its words is squeezed
+# (and less of the first copy's is).
+UNHEARD_SHARE = 0.5
 
 
 def normalized_words(text):
@@ -36,10 +38,11 @@ def unheard_copy(words):
     """The number of tokens of a reading's first copy when the reading is one text said twice
     over and its second copy was heard in no audio; else None. `words` are the reading's timed
     words in order, as dicts with "word", "tokens", "start" and "end" (punctuation may be words
-    of its own). The short window's loop runs on over the zero frames after the speech, and the
-    alignment squeezes its words onto the speech's last instant: the second copy's words then
-    span at most UNHEARD_SHARE of the first's time, where a person who says a text twice takes
-    about as long each time. Such a reading is the first copy, with no second decode."""
+    of its own). The short window's loop runs on over the padding after the speech, and the
+    alignment squeezes its words onto the speech's last instants: at least UNHEARD_SHARE of
+    the second copy's words then last SQUEEZED_SECONDS or less (the last word or two may take
+    the audio's last syllables from the first copy), where a person who says a text twice gives
+    each word its time. Such a reading is its first copy, with no second decode."""
     heard = [(index, normalized_words(word["word"])) for index, word in enumerate(words)]
     heard = [(index, spoken) for index, spoken in heard if spoken]
     if len(heard) < 4 or len(heard) % 2:
@@ -48,11 +51,10 @@ def unheard_copy(words):
     if [spoken for _, spoken in heard[:half]] != [spoken for _, spoken in heard[half:]]:
         return None
 
-    def span(part):
-        return sum(max(0.0, words[index]["end"] - words[index]["start"]) for index, _ in part)
+    def squeezed(part):
+        return sum(words[index]["end"] - words[index]["start"] <= SQUEEZED_SECONDS for index, _ in part) / len(part)
 
-    first = span(heard[:half])
-    if first <= 0 or span(heard[half:]) > UNHEARD_SHARE * first:
+    if squeezed(heard[half:]) < UNHEARD_SHARE or squeezed(heard[:half]) >= UNHEARD_SHARE:
         return None
     return sum(len(word["tokens"]) for word in words[:heard[half][0]])
 
@@ -99,4 +101,4 @@ def full_window(payload, mels, frames):
 
 
 __all__ = ["said_twice", "unheard_copy", "normalized_words", "silence_decides", "transcription_wanted", "pair_wanted", "applies", "full_window",
-           "FULL_FRAMES", "UNHEARD_SHARE"]
+           "FULL_FRAMES", "UNHEARD_SHARE", "SQUEEZED_SECONDS"]

@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from parley_worker.second_opinion import (FULL_FRAMES, UNHEARD_SHARE, applies, full_window, pair_wanted, said_twice,
+from parley_worker.second_opinion import (FULL_FRAMES, SQUEEZED_SECONDS, UNHEARD_SHARE, applies, full_window, pair_wanted, said_twice,
                                           silence_decides, transcription_wanted, unheard_copy)
 
 
@@ -75,15 +75,26 @@ def test_a_second_copy_heard_in_no_audio_is_cut_after_the_first():
     assert unheard_copy(LOOPED) == 5
 
 
+def test_a_second_copy_whose_last_word_took_the_audio_is_cut_too():
+    # A partial decode: the alignment gave the first copy's last word nothing and the second's
+    # the audio's last syllables; the rest of the second copy is squeezed.
+    partial = timed((" He", 0.0, 0.8), (" might", 0.8, 1.0), (" even", 1.0, 1.3), (" made", 1.3, 2.4),
+                    (" him's", 2.4, 2.4), (".", 2.4, 2.4),
+                    (" He", 2.4, 2.4), (" might", 2.4, 2.4), (" even", 2.4, 2.4), (" made", 2.4, 2.5),
+                    (" him's", 2.5, 2.9), (".", 2.9, 2.9))
+    assert unheard_copy(partial) == 6
+
+
 def test_a_second_copy_a_person_said_is_kept():
     said = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" even.", 0.9, 1.4),
                  (" He", 2.1, 2.5), (" might", 2.5, 2.8), (" even.", 2.8, 3.3))
     assert unheard_copy(said) is None
-    # Just past the share: still heard.
-    first = 1.4
-    brief = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" even.", 0.9, 1.4),
-                  (" He", 1.4, 1.4 + UNHEARD_SHARE * first * 0.6), (" might", 1.5, 1.5 + UNHEARD_SHARE * first * 0.6),
-                  (" even.", 1.6, 1.6))
+    # Quickly said again: short words, but words all the same.
+    quick = timed((" Yes,", 0.0, 0.3), (" please.", 0.3, 0.8), (" Yes,", 0.8, 0.85), (" please.", 0.85, 1.2))
+    assert unheard_copy(quick) is None
+    # Fewer than half of the second copy squeezed: heard.
+    brief = timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" even", 0.9, 1.4), (" so.", 1.4, 1.8),
+                  (" He", 1.8, 1.8), (" might", 1.8, 1.8 + SQUEEZED_SECONDS * 2), (" even", 1.9, 2.2), (" so.", 2.2, 2.6))
     assert unheard_copy(brief) is None
 
 
@@ -92,6 +103,8 @@ def test_a_second_copy_a_person_said_is_kept():
     timed((" He", 0.0, 0.5), (" He", 0.5, 0.5)),  # one word twice is not a text said twice
     timed((" He", 0.0, 0.5), (" might", 0.5, 0.9), (" He", 0.9, 0.9)),  # odd
     timed((" He", 0.0, 0.0), (" might", 0.0, 0.0), (" He", 0.0, 0.0), (" might", 0.0, 0.0)),  # no time at all
+    # The first copy squeezed as much as the second: the alignment tells nothing.
+    timed((" He", 0.0, 0.0), (" might", 0.0, 1.0), (" He", 1.0, 1.0), (" might", 1.0, 2.0)),
     [],
 ])
 def test_no_cut_where_there_is_no_unheard_copy(words):
