@@ -26,10 +26,9 @@ public struct TranscriptError: Error, Sendable, CustomStringConvertible {
     /// The sentence in a conversation whose lines hold `entries` ("turns", "utterances"), and
     /// whose transcript can be moved with `:transcript FILE` or not.
     func description(entries: String, movable: Bool) -> String {
-        let move = movable ? "choose another file with :transcript FILE" : ""
-        guard turnKept else { return "cannot write the transcript to \(path): \(reason)" + (movable ? "; " + move : "") }
-        return "cannot write the transcript to \(path): \(reason); the \(entries) are kept and written there when it can take them"
-            + (movable ? ", or " + move : "")
+        let kept = turnKept ? "; the \(entries) are kept and written there when it can take them" : ""
+        let move = movable ? (turnKept ? ", or" : ";") + " choose another file with :transcript FILE" : ""
+        return "cannot write the transcript to \(path): \(reason)" + kept + move
     }
 }
 

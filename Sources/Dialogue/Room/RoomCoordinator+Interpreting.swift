@@ -22,10 +22,11 @@ extension RoomCoordinator {
 
     /// The end of party `index`'s utterance interpreted while spoken: `text` is the whole
     /// utterance, nil when its end was lost (what was committed is then the utterance).
-    /// `requestStart`: when the request that heard it began (the clauses' times are relative to it).
+    /// `turn`: the request that heard it (the clauses' times are relative to its start).
     func interpretationEnded(_ text: String?, clauses ended: [RecognizedClause], confidence: Double?,
-                             speech: (start: Double, end: Double), party index: Int, requestStart: Double) {
-        let live = parties[index].live ?? beginInterpreting(index, requestStart: requestStart)
+                             heardBy turn: ListeningTurn?, party index: Int) {
+        let speech = Self.speech(of: turn, now: clock.now())
+        let live = parties[index].live ?? beginInterpreting(index, requestStart: turn?.startedAt ?? speech.start)
         parties[index].live = nil
         let now = clock.now()
         for clause in ended.dropFirst(live.received) {

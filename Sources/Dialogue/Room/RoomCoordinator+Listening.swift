@@ -47,9 +47,8 @@ extension RoomCoordinator {
             return
         } catch {
             guard parties[index].epoch.isCurrent(token) else { return }
-            let ended = parties[index].listening.turn
             _ = parties[index].listening.detach()
-            await recognitionFailed(error, party: index, turn: ended)
+            await recognitionFailed(error, party: index, turn: turn)
         }
     }
 
@@ -75,22 +74,20 @@ extension RoomCoordinator {
     func recognized(_ result: RecognitionResult, party index: Int, turn: ListeningTurn?) async {
         await decideBargeIn(of: index, readings: result.hypotheses.map { $0.map(\.text) } ?? [result.text])
         let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let speech = Self.speech(of: turn, now: clock.now())
         if parties[index].live != nil || !(result.clauses ?? []).isEmpty {
-            return interpretationEnded(text, clauses: result.clauses ?? [], confidence: result.confidence,
-                                       speech: speech, party: index, requestStart: turn?.startedAt ?? speech.start)
+            return interpretationEnded(text, clauses: result.clauses ?? [], confidence: result.confidence, heardBy: turn,
+                                       party: index)
         }
         guard !text.isEmpty else { return }
-        await deliver(party: index, text: text, input: .speech, confidence: result.confidence, speech: speech)
+        await deliver(party: index, text: text, input: .speech, confidence: result.confidence,
+                      speech: Self.speech(of: turn, now: clock.now()))
     }
 
     /// Party `index`'s request `turn` failed.
     func recognitionFailed(_ error: any Error, party index: Int, turn: ListeningTurn?) async {
         await decideBargeIn(of: index, readings: [])
         if parties[index].live != nil, !Self.handsBackItsPartial(error) {
-            let speech = Self.speech(of: turn, now: clock.now())
-            interpretationEnded(nil, clauses: [], confidence: nil, speech: speech, party: index,
-                                requestStart: turn?.startedAt ?? speech.start)
+            interpretationEnded(nil, clauses: [], confidence: nil, heardBy: turn, party: index)
         }
         switch MicrophoneListening.failure(error) {
         case .nothingHeard:
