@@ -134,7 +134,7 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
     /// Waits until the server reports everything queued as played; throws `serverLost`
     /// when the server goes away first. Returns at once when nothing plays.
     public func drain() async throws {
-        try await engine.drain()
+        try await engine.playback.drain()
     }
 
     /// Drops what is queued and flushes the server's buffer, so nothing more is heard.
@@ -145,11 +145,11 @@ public final class AudioSession: AudioSource, AudioSink, Sendable {
 
     /// Corks the playback stream: nothing more is heard, nothing is dropped, `drain()` waits.
     public func pausePlayback() async {
-        engine.setPlaybackPaused(true)
+        engine.playback.setPaused(true)
     }
 
     /// Uncorks the playback stream: it plays on from where it was held.
     public func resumePlayback() async {
-        engine.setPlaybackPaused(false)
+        engine.playback.setPaused(false)
     }
 }

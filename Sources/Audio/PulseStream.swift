@@ -60,6 +60,17 @@ final class PulseStream {
         try context.check(pa_stream_drop(handle))
     }
 
+    /// Takes every fragment the server has, in order: `body` gets its samples, or nil for a
+    /// hole in the recording, and the sample count either way.
+    func readFragments(_ body: (UnsafeBufferPointer<Int16>?, Int) -> Void) {
+        while readableSize > 0 {
+            guard let (data, length) = try? peek(), length > 0 else { return }
+            let count = length / 2
+            body(data.map { UnsafeBufferPointer(start: $0.bindMemory(to: Int16.self, capacity: count), count: count) }, count)
+            try? drop()
+        }
+    }
+
     /// Bytes the server accepts now (`pa_stream_writable_size`).
     var writableSize: Int { pa_stream_writable_size(handle) }
 

@@ -23,13 +23,9 @@ extension SessionController {
 
     /// The record stream's read callback (mainloop thread): takes every fragment the server has.
     func captureReadable(_ stream: PulseStream) {
-        while stream.readableSize > 0 {
-            guard let (data, length) = try? stream.peek(), length > 0 else { return }
-            if let data, !deliversMicrophone {  // nil data is a hole in the recording: nothing to deliver
-                let samples = data.bindMemory(to: Int16.self, capacity: length / 2)
-                captured(UnsafeBufferPointer(start: samples, count: length / 2))
-            }
-            try? stream.drop()
+        stream.readFragments { samples, _ in
+            // A hole in the recording is nothing to deliver.
+            if let samples, !deliversMicrophone { captured(samples) }
         }
     }
 
@@ -41,46 +37,32 @@ extension SessionController {
 
     /// The echo guard's microphone stream's read callback (mainloop thread).
     func microphoneReadable(_ stream: PulseStream) {
-        while stream.readableSize > 0 {
-            guard let (data, length) = try? stream.peek(), length > 0 else { return }
-            if let data {
-                let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2)
-                judge(samples)
-                // The subtraction runs all the time, so that it knows the room before it is needed.
-                if let ready = echoSubtraction?.microphoneArrived(samples, at: guardTime, person: echoGuard.verdict == .person) {
-                    if let report = echoSubtraction?.takeReport(every: 125) {
-                        logger.debug("echo subtraction: \(report.decibels) dB less over \(report.blocks) blocks with playback, \(report.promotions) renewals, \(report.forgotten) forgotten, monitor placed \(report.offset ?? 0) samples on")
-                    }
-                    if deliversMicrophone, !ready.isEmpty { ready.withUnsafeBufferPointer { captured($0) } }
-                } else if deliversMicrophone {
-                    captured(samples)
-                }
-            } else if echoSubtraction != nil {
-                // A hole counts as silence for the subtraction, which counts samples to stay placed.
-                let silence = [Int16](repeating: 0, count: length / 2)
-                if let ready = silence.withUnsafeBufferPointer({ echoSubtraction?.microphoneArrived($0, at: guardTime) }),
-                   deliversMicrophone, !ready.isEmpty {
-                    ready.withUnsafeBufferPointer { captured($0) }
-                }
+        stream.readFragments { samples, count in
+            if let samples { judge(samples) }
+            guard echoSubtraction != nil else {
+                if deliversMicrophone, let samples { captured(samples) }
+                return
             }
-            try? stream.drop()
+            // The subtraction runs all the time, so that it knows the room before it is needed. A
+            // hole counts as silence for it, as it counts samples to stay placed.
+            let silence = samples == nil ? [Int16](repeating: 0, count: count) : []
+            let ready = silence.withUnsafeBufferPointer { hole in
+                echoSubtraction?.microphoneArrived(samples ?? hole, at: guardTime,
+                                                   person: samples != nil && echoGuard.verdict == .person)
+            }
+            if samples != nil, let report = echoSubtraction?.takeReport(every: 125) {
+                logger.debug("echo subtraction: \(report.decibels) dB less over \(report.blocks) blocks with playback, \(report.promotions) renewals, \(report.forgotten) forgotten, monitor placed \(report.offset ?? 0) samples on")
+            }
+            if deliversMicrophone, let ready, !ready.isEmpty { ready.withUnsafeBufferPointer { captured($0) } }
         }
     }
 
-    /// The speaker's monitor's read callback (mainloop thread).
+    /// The speaker's monitor's read callback (mainloop thread). A hole in the recording still
+    /// takes its time: it counts as silence, so the monitor stays placed against the microphone.
     func referenceReadable(_ stream: PulseStream) {
-        while stream.readableSize > 0 {
-            guard let (data, length) = try? stream.peek(), length > 0 else { return }
-            if let data {
-                let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: length / 2), count: length / 2)
-                echoSubtraction?.referenceArrived(samples, at: guardTime)
-            } else {
-                // A hole in the recording still takes its time: it counts as silence, so the
-                // monitor stays placed against the microphone.
-                let silence = [Int16](repeating: 0, count: length / 2)
-                silence.withUnsafeBufferPointer { echoSubtraction?.referenceArrived($0, at: guardTime) }
-            }
-            try? stream.drop()
+        stream.readFragments { samples, count in
+            let silence = samples == nil ? [Int16](repeating: 0, count: count) : []
+            silence.withUnsafeBufferPointer { echoSubtraction?.referenceArrived(samples ?? $0, at: guardTime) }
         }
     }
 

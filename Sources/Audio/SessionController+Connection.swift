@@ -73,7 +73,7 @@ extension SessionController {
     func streamStateChanged(_ stream: PulseStream) {
         switch stream.state {
         case .ready where phase == .connecting:
-            guard recordStream?.state == .ready, playbackStream?.state == .ready,
+            guard recordStream?.state == .ready, playback.stream?.state == .ready,
                   guardStream == nil || guardStream?.state == .ready else { return }
             if let missing = substitutedDevice() { return failConnect(missing) }
             connectionReady()
@@ -92,9 +92,9 @@ extension SessionController {
     private func connectionReady() {
         phase = .ready
         gate = CaptureGate(closesDuringPlayback: devices.gatesCaptureDuringPlayback, listening: gate.isListening)
-        isInterrupted = false
+        playback.isInterrupted = false
         if wantsStreams {
-            let devices = "capture from \(deviceName(recordStream)), playback to \(deviceName(playbackStream))"
+            let devices = "capture from \(deviceName(recordStream)), playback to \(deviceName(playback.stream))"
             logger.info("audio session ready: \(devices)")
         }
         connectWaiter?.resume()
@@ -105,7 +105,7 @@ extension SessionController {
     /// missing device (`streamFailure`), but pipewire-pulse connects the stream to the default
     /// one instead, so a mistyped `--sink` would play on the wrong device without a word.
     private func substitutedDevice() -> AudioSessionError? {
-        for (isRecord, requested, stream) in [(true, devices.source, recordStream), (false, devices.sink, playbackStream)] {
+        for (isRecord, requested, stream) in [(true, devices.source, recordStream), (false, devices.sink, playback.stream)] {
             // An index or a special name such as @DEFAULT_SINK@ is not the name the device reports.
             guard let requested, !requested.isEmpty, !requested.hasPrefix("@"),
                   !requested.allSatisfy(\.isNumber),
@@ -130,7 +130,7 @@ extension SessionController {
     private func connectionLost(_ reason: String) {
         phase = .lost
         detachCallbacks()
-        abandonPlayback(throwing: AudioSessionError.serverLost)
+        playback.abandon(throwing: AudioSessionError.serverLost)
         logger.warning("audio server lost: \(reason); reconnecting")
         report(.serverLost(reason))
         Task { await self.reconnect() }
@@ -193,7 +193,7 @@ extension SessionController {
             phase = .closed
             connectWaiter?.resume(throwing: AudioSessionError.notOpen)
             connectWaiter = nil
-            abandonPlayback(throwing: nil)
+            playback.abandon(throwing: nil)
             teardownConnection()
             return true
         }
@@ -201,7 +201,7 @@ extension SessionController {
 
     /// Stops every callback of the current context and streams (they may be failing right now).
     private func detachCallbacks() {
-        for stream in [recordStream, playbackStream, guardStream, referenceStream].compactMap({ $0 }) {
+        for stream in [recordStream, playback.stream, guardStream, referenceStream].compactMap({ $0 }) {
             stream.clearCallbacks()
         }
         if let connection { connection.stopFollowing(self) } else { ownContext?.onStateChange(nil) }
@@ -211,15 +211,15 @@ extension SessionController {
     /// Dropping the wrappers drops libpulse's references: streams first, then the context.
     func teardownConnection() {
         detachCallbacks()
-        cancelDrainOperation()
-        for stream in [recordStream, playbackStream, guardStream, referenceStream].compactMap({ $0 }) where stream.state == .ready {
+        playback.cancelDrainOperation()
+        for stream in [recordStream, playback.stream, guardStream, referenceStream].compactMap({ $0 }) where stream.state == .ready {
             stream.disconnect()
         }
         guardStream = nil
         referenceStream = nil
         echoSubtraction = nil
         recordStream = nil
-        playbackStream = nil
+        playback.stream = nil
         if let connection {
             connection.leave(self)
         } else {

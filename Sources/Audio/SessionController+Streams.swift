@@ -13,7 +13,7 @@ extension SessionController {
                                         role: options.playbackRole) else {
             return AudioSessionError.streamFailed(kind: "playback", reason: contextError())
         }
-        playbackStream = playback
+        self.playback.stream = playback
         installCallbacks(record: record, playback: playback)
         let flags: PulseStream.Flags = [.adjustLatency, .autoTimingUpdate, .interpolateTiming]
         if devices.guardsMicrophone {
@@ -100,9 +100,9 @@ extension SessionController {
         record.onStateChange { [unowned self, unowned record] in streamStateChanged(record) }
         playback.onStateChange { [unowned self, unowned playback] in streamStateChanged(playback) }
         record.onReadable { [unowned self, unowned record] in captureReadable(record) }
-        playback.onWritable { [unowned self] in feedPlayback() }
-        playback.onStarted { [unowned self] in playbackStarted() }
-        playback.onEvent { [unowned self] event in playbackEvent(event) }
+        playback.onWritable { [unowned self] in self.playback.feed() }
+        playback.onStarted { [unowned self] in self.playback.started() }
+        playback.onEvent { [unowned self] event in self.playback.event(event) }
     }
 
     /// What a failed stream means for the person: a missing device, or the server's refusal.

@@ -54,31 +54,15 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
     var referenceStream: PulseStream?
     /// Takes the echo out of `guardStream`'s microphone, with `referenceStream` (see `EchoSubtraction`).
     var echoSubtraction: EchoSubtraction?
-    var playbackStream: PulseStream?
     var connectWaiter: CheckedContinuation<Void, any Error>?
     var gate: CaptureGate
     /// Judges captured audio against what playback hands the server (see `EchoGuard`).
     var echoGuard: EchoGuard
     /// Captured audio comes from the microphone behind the canceller (`guardStream`), not its source.
     var deliversMicrophone = false
-    /// The listener asked to hold playback (`pausePlayback`); the stream is corked.
-    var pausedByListener = false
-    var playbackQueue = PlaybackQueue()
-    var drainOperation: PulseOperation?
-    var wroteSinceDrainRequest = false
-    var drainWaiters: [CheckedContinuation<Void, any Error>] = []
-    var flushWaiters: [CheckedContinuation<Void, Never>] = []
-    var isInterrupted = false
     var activationStart: ContinuousClock.Instant?
-    var playbackStart: ContinuousClock.Instant?
-    /// When everything enqueued should have been played, corked time left out (`DrainWatch`).
-    var playoutDue: ContinuousClock.Instant?
-    /// Since when the playback stream is corked (interrupted, or held by the listener).
-    var corkedSince: ContinuousClock.Instant?
-    /// When the first of the current drain waiters asked.
-    var drainAsked: ContinuousClock.Instant?
-    /// The task that gives up a drain the server does not report.
-    var drainWatch: Task<Void, Never>?
+    /// The speaker half: the playback stream, its queue, drain, flush and cork.
+    let playback: SessionPlayback
 
     /// Creates the engine and starts its mainloop thread; nothing is connected yet.
     init(options: AudioSessionOptions, logger: Logger, wantsStreams: Bool = true, connection: AudioConnection? = nil) {
@@ -87,6 +71,7 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
         self.wantsStreams = wantsStreams
         self.connection = connection
         mainloop = connection?.mainloop ?? ThreadedMainloop()
+        playback = SessionPlayback(mainloop: mainloop, logger: logger)
         connection?.sessionCreated()
         devices = StreamDevices(options)
         gate = CaptureGate(closesDuringPlayback: options.gatesCaptureDuringPlayback)
@@ -98,6 +83,7 @@ final class SessionController: @unchecked Sendable {  // every stored var, wrapp
             logger.warning("the capture consumer fell behind; dropped \(dropped) chunks of the oldest audio")
             eventSink.yield(.captureOverrun(droppedChunks: dropped))
         }
+        playback.host = self
     }
 
     /// Reports an event to the session's listener.

@@ -8,7 +8,7 @@ import ParleyCore
 /// a drain not reported `drainGrace` past that due time is given up: its waiters throw
 /// `WaitAbandoned`, what is still queued is dropped and the capture gate reopens. So a long
 /// translation is waited for as long as it plays, and no longer.
-extension SessionController {
+extension SessionPlayback {
     /// Seconds past the playout's due time before a drain the server has not reported is given up.
     static let drainGrace = 1.5
     /// Seconds a flush the server has not acknowledged is waited for.
@@ -21,13 +21,7 @@ extension SessionController {
         playoutDue = from + .seconds(seconds)
     }
 
-    /// Playback is over, played or dropped (mainloop lock held).
-    func playbackEnded() {
-        playoutDue = nil
-        drainAsked = nil
-    }
-
-    /// The playback stream was corked or uncorked: corked time does not count (mainloop lock held).
+    /// The stream was corked or uncorked: corked time does not count (mainloop lock held).
     func corkChanged(_ corked: Bool) {
         let now = ContinuousClock.now
         if corked {
@@ -53,7 +47,7 @@ extension SessionController {
     /// nil when the watch is over.
     private func checkDrain() -> Double? {
         mainloop.withLock {
-            guard !drainWaiters.isEmpty, phase != .closed else {
+            guard !drainWaiters.isEmpty, host?.isClosed == false else {
                 drainWatch = nil
                 return nil
             }
@@ -72,12 +66,10 @@ extension SessionController {
         let abandoned = WaitAbandoned(what: "the audio server did not report the end of playback",
                                       seconds: (waited * 10).rounded() / 10)
         logger.debug("\(abandoned); playback dropped")
-        playbackQueue.removeAll()
+        queue.removeAll()
         cancelDrainOperation()
-        if let playbackStream, phase == .ready { _ = playbackStream.flush { _ in } }
-        gate.playbackEnded(tailSamples: 0)
-        playbackStart = nil
-        playbackEnded()
+        if let stream, host?.isConnectionReady == true { _ = stream.flush { _ in } }
+        ended(tailSamples: 0)
         let waiters = drainWaiters
         drainWaiters = []
         waiters.forEach { $0.resume(throwing: abandoned) }
