@@ -130,6 +130,16 @@ struct EchoGuard {
     }
 
     /// The room is learned again from the next frames; nobody is a person until then.
+    /// Playback was held (corked) and plays on: what the server held plays later than it was
+    /// written for, by as much as the server buffered, so the guard forgets the room and learns
+    /// it again, declaring nobody meanwhile.
+    mutating func playbackResumed() {
+        path.forgetRoom()
+        window.removeAll()
+        quietRun = 0
+        if verdict == .person { verdict = .echo }
+    }
+
     private mutating func recoverFromStall() {
         stalls += 1
         path.forgetRoom()

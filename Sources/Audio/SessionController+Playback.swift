@@ -23,16 +23,13 @@ extension SessionController: PlaybackHost {
     }
 
     var isConnectionReady: Bool { phase == .ready }
-
     var isClosed: Bool { phase == .closed }
 
     var playbackTailSeconds: Double {
         latency(of: recordStream) + Double(options.captureFragmentMilliseconds) / 1000
     }
 
-    func playbackBegan() {
-        gate.playbackStarted()
-    }
+    func playbackBegan() { gate.playbackStarted() }
 
     func handedToServer(_ samples: UnsafeBufferPointer<Int16>, heardAt time: Double) {
         echoGuard.played(samples, rate: AudioFormat.synthesis.sampleRate, at: time)
@@ -42,6 +39,8 @@ extension SessionController: PlaybackHost {
         gate.playbackEnded(tailSamples: tailSamples)
         if activationStart != nil { activationStart = .now }
     }
+
+    func playbackUncorked() { echoGuard.playbackResumed() }
 
     func playbackStartLatency(_ latency: Duration) {
         updateObserved { $0.metrics.playbackStartLatency = latency }

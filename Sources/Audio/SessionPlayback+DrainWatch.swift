@@ -29,6 +29,7 @@ extension SessionPlayback {
         } else if let since = corkedSince {
             corkedSince = nil
             playoutDue = playoutDue.map { $0 + since.duration(to: now) }
+            host?.playbackUncorked()
         }
     }
 

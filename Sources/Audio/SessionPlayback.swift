@@ -21,6 +21,8 @@ protocol PlaybackHost: AnyObject {
     func playbackOver(tailSamples: Int)
     /// The server began playing, `latency` after the first chunk was enqueued.
     func playbackStartLatency(_ latency: Duration)
+    /// The stream was uncorked: what it held plays now, later than it was written for.
+    func playbackUncorked()
     /// Reports an event to the session's listener.
     func report(_ event: AudioEvent)
 }

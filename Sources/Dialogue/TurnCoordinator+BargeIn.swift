@@ -4,11 +4,15 @@ import ParleyCore
 ///
 /// The source's echo guard marks captured audio `.person` when it is louder than the
 /// translation's echo can be. The first such chunk (`BargeInWatch.overhear`) holds playback
-/// (`pausePlayback`) and opens a recognition request for the side being spoken to, fed from
-/// the watch's pre-roll, so the person is heard from their first word. Their words decide
-/// (`BargeInWatch.verdict`): none, a backchannel or the translation's own words (its echo)
-/// let playback go on where it was held; anything else stops it, writes the translation as
-/// interrupted, with the seconds played, and makes the words that side's turn.
+/// (`pausePlayback`) and opens a recognition request, fed from the watch's pre-roll, so the
+/// person is heard from their first word. On the microphone both sides share, the request
+/// hears both languages (the listener's first, where the recognizer can): the speaker may be
+/// going on. Their words decide (`BargeInWatch.verdict`): none, a backchannel or the
+/// translation's own words (its echo) let playback go on where it was held. Words in the
+/// speaker's own language are the speaker going on: the translation plays on from where it
+/// was held, and the words are the speaker's next turn (`Floor.goOn`). Anything else stops
+/// it, writes the translation as interrupted, with the seconds played, and makes the words
+/// the listener's turn.
 extension TurnCoordinator {
     /// Whether listening stays open while a translation plays.
     var listensWhileSpeaking: Bool {
@@ -25,7 +29,11 @@ extension TurnCoordinator {
         configuration.bargeIn = on
         emit(.notice(on ? "barge-in on: speak over a translation to interrupt it"
                         : "barge-in off: the microphone closes while a translation plays"))
-        if case .speaking = state, !on, microphone.turn?.bargeIn == nil { await closeMicrophones() }
+        guard !on else { return }
+        // A request listening on for whoever speaks next goes; a person already holding the
+        // translation is still heard out.
+        if microphone.turn?.bargeIn?.detectedAt == nil, let request = detachBargeIn() { _ = await request.cancel() }
+        if case .speaking = state, microphone.turn?.bargeIn == nil { await closeMicrophones() }
     }
 
     /// Opens or closes the microphone as a translation starts playing.
@@ -44,23 +52,35 @@ extension TurnCoordinator {
 
     /// A chunk captured while a translation plays and nobody has barged in yet.
     func overhear(_ chunk: PCMChunk) async {
-        guard bargeInWatch.overhear(chunk), case let .speaking(side) = state else { return }
+        guard bargeInWatch.overhear(chunk), case let .speaking(side) = state, bargeInWatch.trustsGuard(at: clock.now()) else { return }
         await openBargeIn(for: side)
     }
 
     private func openBargeIn(for side: DialogueSide) async {
-        guard let recognizer = stages.recognizer, let spokenText = bargeInWatch.spokenText else { return }
-        bargeInWatch.opening = true
-        defer { bargeInWatch.opening = false }
+        guard stages.recognizer != nil, let spokenText = bargeInWatch.spokenText else { return }
         let token = epoch.current
         let detectedAt = clock.now()
         _ = await speaker(for: side)?.hold(at: detectedAt)
         emit(.bargeIn(side))
         setState(.held(side))
-        let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
+        guard epoch.isCurrent(token) else { return }
+        await openHeldRequest(for: side, context: BargeInContext(detectedAt: detectedAt, spokenText: spokenText))
+    }
+
+    /// Opens the request for the person heard over the translation held for `side`, fed from
+    /// the watch's pre-roll, so that they are heard from their first word.
+    func openHeldRequest(for side: DialogueSide, context: BargeInContext) async {
+        guard let recognizer = stages.recognizer, let detectedAt = context.detectedAt else { return }
+        bargeInWatch.opening = true
+        defer { bargeInWatch.opening = false }
+        let token = epoch.current
+        // A person heard over the translation speaks within the pre-roll: a request that hears no
+        // speech soon after lets the translation play on.
+        let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds,
+                                         startTimeout: Self.heldSpeechTimeout)
         let request: any RecognitionRequest
         do {
-            request = try await makeRequest(recognizer, for: side, options: options)
+            request = try await makeBargeInRequest(recognizer, for: side, options: options)
         } catch {
             report(.recognition, error)
             return await dismissBargeIn(side, reason: "it could not be recognized")
@@ -72,28 +92,87 @@ extension TurnCoordinator {
         }
         let audio = bargeInWatch.takePreRoll()
         let startedAt = detectedAt - AudioFormat.recognition.duration(ofSamples: audio.count)
-        microphone.turn = ListeningTurn(side: side, request: request, startedAt: startedAt,
-                                  bargeIn: BargeInContext(detectedAt: detectedAt, spokenText: spokenText))
+        microphone.turn = ListeningTurn(side: side, request: request, startedAt: startedAt, bargeIn: context)
         await consume(PCMChunk(format: .recognition, samples: audio))
     }
 
-    /// A barge-in request's final result decides whether it was an interruption.
-    func bargeInRecognized(_ result: RecognitionResult, turn: ListeningTurn, context: BargeInContext) async {
-        let readings = result.hypotheses.map { $0.map(\.text) } ?? [result.text]
-        if let reason = BargeInWatch.verdict(readings, spokenText: context.spokenText) {
-            microphone.turn = nil
-            return await dismissBargeIn(turn.side, reason: reason)
+    /// Seconds a request opened for a person heard over the translation waits for their speech.
+    static let heldSpeechTimeout = 1.5
+
+    /// The request for a person heard over the translation spoken to `listener`: on the
+    /// microphone both sides share, in both languages (the listener's first) where the
+    /// recognizer can hear them at once; else in the listener's own.
+    private func makeBargeInRequest(_ recognizer: any SpeechRecognizer, for listener: DialogueSide,
+                                    options: RecognitionOptions) async throws -> any RecognitionRequest {
+        let (own, other) = (configuration[listener].locale, configuration[listener.other].locale)
+        if await attribution.unavailability(first: own, second: other, separateDevices: stages.hasSeparateDevices) == nil,
+           let request = try? await attribution.makePairRequest(own: own, other: other, options: options) {
+            return request
         }
-        await interruptSpeaking(by: turn.side, at: context.detectedAt)
-        await recognized(result, turn: turn)
+        return try await recognizer.makeRequest(locale: own, options: options)
+    }
+
+    /// A barge-in request's final result decides whether it was an interruption, and, read in
+    /// both languages, whose words they were.
+    func bargeInRecognized(_ result: RecognitionResult, turn: ListeningTurn, context: BargeInContext) async {
+        microphone.turn = nil
+        let held = context.detectedAt != nil
+        let spokenText = context.spokenText ?? bargeInWatch.spokenText ?? ""
+        // Sound that began over the translation is a person only where the guard told them from its echo.
+        guard held || bargeInWatch.beganInQuiet(turn.speechStart) else {
+            return await passOver(turn.side, held: false, reason: "the translation's echo")
+        }
+        guard let hypotheses = result.hypotheses, hypotheses.count == 2 else {
+            if let reason = BargeInWatch.verdict([result.text], spokenText: spokenText) {
+                return await passOver(turn.side, held: held, reason: reason)
+            }
+            await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
+            return await recognized(result, turn: turn)
+        }
+        // Read in both languages, the words are first given to their side; the reading that
+        // won is then judged (a backchannel, or the translation's echo: its own language). The
+        // translation may end meanwhile: the floor then moves on as usual, and the words are
+        // taken where it is.
+        let heard = await attribute(hypotheses, heardBy: turn)
+        guard let heard, let draft = heard.draft(for: heard.side, configuration: configuration) else {
+            return await passOver(turn.side, held: held, reason: "no words", nobody: true)
+        }
+        if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "") {
+            return await passOver(turn.side, held: held, reason: reason)
+        }
+        guard state != .ended else { return }
+        emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false))
+        switch state {
+        case .held, .speaking:
+            guard heard.side == turn.side else {
+                floor.goOn(with: draft, heard: heard)
+                return await passOver(turn.side, held: held, reason: "side \(heard.side) goes on; their words follow the translation")
+            }
+            await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
+        case .translating:
+            floor.goOn(with: draft, heard: heard)  // said before the translation played: after it
+            return await listenOnWhileSpeaking()
+        default:
+            await closeGate(cancelling: detachListening())
+        }
+        await take(draft, heard: heard)
+    }
+
+    /// Sound over the translation that decided nothing (`reason`): what was held plays on, and
+    /// the microphone listens on while the turn is spoken.
+    private func passOver(_ listener: DialogueSide, held: Bool, reason: String, nobody: Bool = false) async {
+        if held, nobody { bargeInWatch.distrustedUntil = clock.now() + BargeInWatch.distrustSeconds }
+        if held { await dismissBargeIn(listener, reason: reason) }
+        await listenOnWhileSpeaking()
     }
 
     /// A barge-in request failed or heard nothing: playback goes on.
     func bargeInFailed(_ error: any Error, side: DialogueSide) async {
+        let held = microphone.turn?.bargeIn?.detectedAt != nil
         let request = detachBargeIn()
         if let request { _ = await request.cancel() }
         let reason = (error as? RecognitionError).map { _ in "no words" } ?? "recognition failed: \(error)"
-        await dismissBargeIn(side, reason: reason)
+        await passOver(side, held: held, reason: reason, nobody: error is RecognitionError)
     }
 
     /// Drops an open barge-in request without touching the turn being spoken.

@@ -24,7 +24,9 @@ extension TurnCoordinator {
 
     /// Continues `side`'s turn without announcing it again.
     func resume(_ side: DialogueSide) async {
-        if let line = floor.takeWaitingLine() {
+        if let continued = floor.takeContinuation() {
+            await take(continued.draft, heard: continued.heard)
+        } else if let line = floor.takeWaitingLine() {
             await startTyped(line, side: side)
         } else if configuration.mode == .automatic, typedOnlyReason(for: side) == nil {
             await startListening(side)
@@ -35,9 +37,11 @@ extension TurnCoordinator {
 
     /// Opens a recognition request and the capture gate for `side`.
     func startListening(_ side: DialogueSide) async {
-        if microphone.turn?.bargeIn != nil, microphone.turn?.side == side {
-            // The translation ended while the person who spoke over it was being heard: their
-            // request simply becomes the turn's.
+        if let turn = microphone.turn, let context = turn.bargeIn, turn.side == side,
+           context.detectedAt != nil || bargeInWatch.beganInQuiet(turn.speechStart) {
+            // The translation ended while a person who spoke over it, or before it, was being
+            // heard: their request becomes the turn's. One that heard nobody goes, and the turn
+            // listens afresh through the canceller, which takes the translation's tail out.
             microphone.turn?.bargeIn = nil
             setState(.listening(side))
             await speaker(for: side)?.resume()
@@ -89,6 +93,7 @@ extension TurnCoordinator {
             if let microphone, case let .speaking(side) = state, microphone != side { return }
             return await overhear(chunk)
         }
+        if self.microphone.accepts(from: microphone), self.microphone.turn?.bargeIn != nil { await holdIfPerson(chunk) }
         guard self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
         let chunk = self.microphone.heard(chunk)
         let token = epoch.current
@@ -248,7 +253,14 @@ extension TurnCoordinator {
                         ?? "audio failed: \(message); continuing with typed input until it is back"))
             // A side interpreted while it spoke: what was committed is its turn.
             if let side = interpreter.current?.side, sides.contains(side), await interpretationLostItsEnd(side: side) { return }
-            if let side = state.side, isListening || microphone.turn != nil, sides.contains(microphone.turn?.side ?? side) {
+            if microphone.turn?.bargeIn != nil, sides.contains(microphone.turn?.side ?? .a) {
+                // Nobody is heard over the translation any more; the turn being spoken ends as its speech does.
+                if let request = detachBargeIn() { _ = await request.cancel() }
+                if case let .held(side) = state {
+                    setState(.speaking(side))
+                    await speaker(for: side)?.resume()
+                }
+            } else if let side = state.side, isListening || microphone.turn != nil, sides.contains(microphone.turn?.side ?? side) {
                 let request = detachListening()
                 setState(.idle(side))
                 await closeGate(cancelling: request)

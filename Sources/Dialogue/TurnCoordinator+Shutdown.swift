@@ -52,6 +52,8 @@ extension TurnCoordinator {
     /// past its due time, by the session).
     public func finishAndStop() async {
         inputEnded = true
+        // Nobody barges in any more: a request listening on for whoever speaks next goes.
+        if microphone.turn?.bargeIn?.detectedAt == nil, let request = detachBargeIn() { _ = await request.cancel() }
         if isListening, microphone.turn?.speechStart != nil { await endTurn() }
         if case .correcting = state { await submitTyped("") }
         await waitUntilReady()

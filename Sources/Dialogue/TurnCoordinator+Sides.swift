@@ -49,15 +49,26 @@ extension TurnCoordinator {
     /// decided, announced, and the turn goes on as the winning side's.
     func recognizedEitherSide(_ hypotheses: [LanguageHypothesis], turn: ListeningTurn) async {
         let token = epoch.current
-        let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(), recognized: clock.now())
-        let heard = await attribution.attribute(hypotheses, sides: [turn.side, turn.side.other],
-                                                configuration: configuration, times: times)
+        let heard = await attribute(hypotheses, heardBy: turn)
         guard epoch.isCurrent(token) else { return }
         guard let heard, let draft = heard.draft(for: heard.side, configuration: configuration) else {
             return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side)
         }
-        lastHeard = heard
         emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false))
+        await take(draft, heard: heard)
+    }
+
+    /// Who said what `turn`'s request read in both languages (`turn.side`'s first); nil when
+    /// neither reading has words.
+    func attribute(_ hypotheses: [LanguageHypothesis], heardBy turn: ListeningTurn) async -> HeardUtterance? {
+        let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(), recognized: clock.now())
+        return await attribution.attribute(hypotheses, sides: [turn.side, turn.side.other],
+                                           configuration: configuration, times: times)
+    }
+
+    /// An attributed utterance becomes its side's turn; it is the one `:flip` re-assigns.
+    func take(_ draft: TurnDraft, heard: HeardUtterance) async {
+        lastHeard = heard
         await offerOrProcess(draft)
     }
 

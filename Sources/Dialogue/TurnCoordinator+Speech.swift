@@ -25,7 +25,9 @@ extension TurnCoordinator {
         let utterance = Utterance(text: text, voice: settings.effectiveVoice, rate: settings.rate)
         let outcome = await speaker.say(utterance, with: synthesizer, clock: clock, while: { epoch.isCurrent(token) }) {
             activeTurn?.times.speakStart = $0
+            bargeInWatch.playing(from: $0)
         }
+        if case let .spoken(_, end) = outcome { bargeInWatch.stopped(at: end) } else { bargeInWatch.stopped(at: clock.now()) }
         switch outcome {
         case let .spoken(start, end):
             emit(.spoken(side))

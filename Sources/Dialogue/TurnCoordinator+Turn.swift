@@ -66,8 +66,11 @@ extension TurnCoordinator {
         let token = epoch.advance()
         activeTurn = draft
         setState(.translating(draft.side))
-        await closeMicrophones()
-        guard epoch.isCurrent(token) else { return }
+        if microphone.turn?.bargeIn == nil, !(await listenOn(after: draft.side)) { await closeMicrophones() }
+        guard epoch.isCurrent(token) else {
+            if let request = detachBargeIn() { _ = await request.cancel() }
+            return
+        }
         turnTask = Task { await self.run(draft, token: token) }
     }
 
@@ -84,6 +87,8 @@ extension TurnCoordinator {
                           unknownWords: translation.unknownWords, route: translation.route))
         if !translation.glossaryEntries.isEmpty { emit(.notice("glossary: " + translation.glossaryEntries.joined(separator: "; "))) }
         if canSpeak(to: draft.side.other) {
+            await waitWhileSpeakerGoesOn(token)
+            guard epoch.isCurrent(token) else { return }
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, token: token)
             guard epoch.isCurrent(token) else { return }
@@ -117,6 +122,7 @@ extension TurnCoordinator {
         turnTask = nil
         activeTurn = nil
         record(draft)
+        if let continued = floor.takeContinuation() { return await take(continued.draft, heard: continued.heard) }
         await beginTurn(floor.next(after: draft.side))
     }
 
@@ -149,9 +155,11 @@ extension TurnCoordinator {
             emit(.cancelled("correction"))
             setState(.idle(side))
         case let .translating(side):
+            let request = detachBargeIn()
             dropActiveTurn()
             emit(.cancelled("translation"))
             setState(.idle(side))
+            await closeGate(cancelling: request)
         case .speaking, .held:
             await cancelSpeaking()
         case .idle, .ended:

@@ -96,7 +96,7 @@ public actor TurnCoordinator {
     }
 
     var isSettled: Bool {
-        state == .ended || (state.awaitsInput && turnTask == nil && !floor.hasWaitingLine
+        state == .ended || (state.awaitsInput && turnTask == nil && !floor.hasWaitingLine && !floor.hasContinuation
                             && !(microphone.turn?.finishing ?? false) && interpreter.current == nil)
     }
 

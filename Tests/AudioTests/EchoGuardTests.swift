@@ -139,3 +139,43 @@ struct EchoGuardTests {
         #expect(declared.time - 6.0 < 0.25, "declared \(declared.time - 6.0) s after the person began")
     }
 }
+
+@Suite("Echo guard after a held playback")
+struct EchoGuardResumeTests {
+    /// 3.5 s of playback and its echo (80 ms late, 6 dB down), and a person as loud as the
+    /// playback from 3.8 s; `resumedAt`: the playback was held and played on then.
+    static func verdicts(resumedAt: Double?) -> [(time: Double, verdict: EchoVerdict)] {
+        var guardian = EchoGuard()
+        let machine = EchoGuardTests.syllables(seconds: 5, rate: 22_050, seed: 7, frequency: 220)
+        let heardMachine = EchoGuardTests.syllables(seconds: 5, rate: 16_000, seed: 7, frequency: 220)
+        let person = EchoGuardTests.syllables(seconds: 5, rate: 16_000, seed: 99, frequency: 330)
+        var verdicts: [(Double, EchoVerdict)] = []
+        for step in 100..<450 {
+            let time = Double(step) / 100
+            let offset = Int((time - 1) * 22_050)
+            let run = Array(machine[offset..<offset + 220])
+            run.withUnsafeBufferPointer { guardian.played($0, rate: 22_050, at: time) }
+            if let resumedAt, step == Int(resumedAt * 100) { guardian.playbackResumed() }
+            var microphone = [Int16](repeating: 0, count: 160)
+            for index in 0..<160 {
+                let t = time + Double(index) / 16_000
+                var value = 0.0
+                if t - 0.08 >= 1 { value += 0.5 * Double(heardMachine[Int((t - 1.08) * 16_000)]) }
+                if t >= 3.8 { value += Double(person[Int((t - 3.8) * 16_000)]) }
+                microphone[index] = Int16(max(-32_768, min(32_767, value)))
+            }
+            verdicts.append((time, microphone.withUnsafeBufferPointer { guardian.heard($0, at: time + 0.01) }))
+        }
+        return verdicts
+    }
+
+    @Test("played on after a hold, the guard forgets the room and learns it again: a person after that is declared as soon as without the hold")
+    func learnsAgain() throws {
+        for resumedAt in [2.8, nil] {
+            let verdicts = Self.verdicts(resumedAt: resumedAt)
+            #expect(!verdicts.contains { $0.time < 3.8 && $0.verdict == .person }, "the echo was taken for a person")
+            let declared = try #require(verdicts.first { $0.verdict == .person }, "the person was declared")
+            #expect(declared.time - 3.8 < 0.25, "declared \(declared.time - 3.8) s after the person began")
+        }
+    }
+}

@@ -141,4 +141,42 @@ struct BargeInTests {
         #expect(rig.recognizer.cancelCount >= 1, "the barge-in request was cancelled")
         try await rig.recorder.waitForState(.listening(.b))
     }
+    @Test("on the shared microphone the request hears both languages; the speaker going on in their own is no interruption: the translation plays on, and their words are their next turn, before B's")
+    func speakerGoesOn() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0),
+                                HandsFreeTurnTests.englishSpoken("and then we walked along the river", englishFirst: false)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        try await rig.recorder.waitFor("the barge-in dismissed") { events in
+            events.contains { if case .bargeInDismissed(.b, _) = $0 { true } else { false } }
+        }
+        #expect(rig.recognizer.pairRequests.last.map { [$0.first, $0.second] } == [TestRig.spanish, TestRig.english],
+                "the listener's language first")
+        try await rig.waitUntil("playback resumed") { rig.audio.log.contains("resumePlayback") }
+        #expect(!rig.audio.log.contains("cancelPlayback"), "the translation is not taken from B: \(rig.audio.log)")
+        #expect(rig.recorder.events.contains { if case .sideAssigned(.a, TestRig.english, _, false) = $0 { true } else { false } },
+                "the words are shown as A's")
+        rig.audio.holdPlayback(false)
+        rig.audio.releasePlayback()
+        let turns = try await rig.turns(2)
+        #expect(turns.map(\.side) == [.a, .a])
+        #expect(turns[0].playedSeconds == nil, "played to its end: not interrupted")
+        #expect(turns[1].text == "and then we walked along the river" && turns[1].targetLocale == TestRig.spanish)
+        #expect(turns[1].assignment != nil, "the turn records how its side was told")
+        #expect(!rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } })
+        let started = rig.recorder.events.compactMap { if case let .turnStarted(side, _, _) = $0 { side } else { nil } }
+        #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
+    }
+
+    @Test("on the shared microphone B's own language over the translation is an interruption, read in Spanish")
+    func listenerInterruptsInTheirLanguage() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0), HandsFreeTurnTests.spanishSpoken("espera, no es eso", englishFirst: false)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        let turns = try await rig.turns(2)
+        #expect(rig.recorder.events.contains { if case .interrupted(.b, _) = $0 { true } else { false } })
+        #expect(rig.audio.log.contains("cancelPlayback"))
+        #expect(turns[0].side == .a && turns[0].playedSeconds != nil)
+        #expect(turns[1].side == .b && turns[1].text == "espera, no es eso" && turns[1].targetLocale == TestRig.english)
+    }
 }

@@ -35,6 +35,13 @@ public enum LongSpeechPassages {
         return passage
     }
 
+    /// Three LibriVox sentences of one reader (0870, 0880, 0890: 11.3 s of speech), for one
+    /// person going on across natural pauses (`build(_:pauses:in:)`).
+    public static let threeSentences: Passage = {
+        let clips = ["870", "880", "890"].map { "\(austen)\($0).wav" }
+        return Passage(name: "three sentences", clips: clips, reference: clips.map { transcripts[$0] ?? "" }.joined(separator: " "))
+    }()
+
     /// What each clip says, from the transcripts shipped with the recordings.
     static let transcripts: [String: String] = {
         var known = ["goforward.raw": "go forward ten meters", "something.raw": "go somewhere and do something"]
@@ -51,13 +58,13 @@ public enum LongSpeechPassages {
     }()
 
     /// Writes `passage` as a 16 kHz mono 16-bit WAV file in `directory` and returns its path:
-    /// each clip trimmed where its level first and last passes 1 % for 20 ms, 0.25 s of
-    /// silence between clips.
-    public static func build(_ passage: Passage, in directory: URL) throws -> String {
-        let pause = directory.appendingPathComponent("pause.wav").path
-        try sox(["-n", "-r", "16000", "-c", "1", "-b", "16", pause, "trim", "0", "0.25"])
+    /// each clip trimmed where its level first and last passes 1 % for 20 ms, `pauses` seconds
+    /// of silence between clips, in turn (0.25 s between all of them unless given: one utterance).
+    public static func build(_ passage: Passage, pauses: [Double] = [0.25], in directory: URL) throws -> String {
         var parts: [String] = []
         for (index, clip) in passage.clips.enumerated() {
+            let pause = directory.appendingPathComponent("pause-\(index).wav").path
+            try sox(["-n", "-r", "16000", "-c", "1", "-b", "16", pause, "trim", "0", String(pauses[index % pauses.count])])
             let source = "\(recordings)/\(clip)"
             let input = clip.hasSuffix(".raw") ? ["-t", "raw", "-r", "16000", "-c", "1", "-e", "signed", "-b", "16", source] : [source]
             let trimmed = directory.appendingPathComponent("clip-\(index).wav").path

@@ -16,7 +16,21 @@ struct BargeInWatch: Sendable {
     var spokenText: String?
     /// A barge-in request is being opened: everything captured meanwhile is kept for it.
     var opening = false
+    /// When the last translations played (from their first audio to their stop; nil while one
+    /// plays), latest last: their echo reaches the microphone until `echoTailSeconds` after.
+    private var played: [(from: Double, until: Double?)] = []
     private var preRoll: [PCMChunk] = []
+
+    /// How long a translation's echo may still reach the microphone after it stopped playing.
+    static let echoTailSeconds = 0.5
+    /// After a hold in which nobody said a word, the guard's verdict is not taken for this long:
+    /// a translation held and played on can sound to it like a person for a moment.
+    static let distrustSeconds = 1.5
+    /// Until when the guard's verdict is not taken (`distrustSeconds`).
+    var distrustedUntil: Double?
+
+    /// Whether the guard's verdict of a person is taken at `time`.
+    func trustsGuard(at time: Double) -> Bool { time >= distrustedUntil ?? -.infinity }
 
     /// A translation starts playing: nothing captured before it is kept.
     mutating func reset() { preRoll = [] }
@@ -38,6 +52,23 @@ struct BargeInWatch: Sendable {
     mutating func takePreRoll() -> [Int16] {
         defer { preRoll = [] }
         return preRoll.flatMap(\.samples)
+    }
+
+    /// Whether speech that began at `speechStart` was a person though the echo guard never told
+    /// them from a translation's echo: no translation played then, nor had it just stopped.
+    func beganInQuiet(_ speechStart: Double?) -> Bool {
+        guard let speechStart else { return false }
+        return !played.contains { speechStart >= $0.from && speechStart < ($0.until ?? .infinity) + Self.echoTailSeconds }
+    }
+
+    /// A translation's first audio went to the speaker at `time`.
+    mutating func playing(from time: Double) {
+        played = played.suffix(2) + [(time, nil)]
+    }
+
+    /// The translation playing stopped at `time` (played out, held and cut, or failed).
+    mutating func stopped(at time: Double) {
+        if let last = played.indices.last, played[last].until == nil { played[last].until = time }
     }
 
     /// Why readings of sound over a translation of `spokenText` are no interruption, or nil

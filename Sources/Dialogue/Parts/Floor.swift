@@ -5,10 +5,14 @@ import ParleyCore
 /// Turns alternate: when a side's turn is translated and spoken, the floor passes to the
 /// side it was spoken to (`next(after:)`). A line typed while a turn is translated or spoken
 /// waits here for the turn it belongs to; an aside (`:say`, `:repeat`) keeps the floor where it
-/// was and hands it back when it has been spoken. The coordinator asks; the floor decides.
+/// was and hands it back when it has been spoken. A speaker heard going on over their own
+/// translation keeps the floor: their words wait here and are their next turn, before the
+/// other side's. The coordinator asks; the floor decides.
 struct Floor: Sendable {
     /// Typed lines that arrived while a turn was being translated or spoken, in order.
     private var waiting: [String] = []
+    /// What a speaker said over their own translation, in order: each is their next turn.
+    private var continuations: [(draft: TurnDraft, heard: HeardUtterance)] = []
     /// Whose turn resumes after the aside being spoken (`:say`, `:repeat`).
     var asideReturn: DialogueSide?
     /// Turns finished so far; the next is numbered one more.
@@ -32,6 +36,17 @@ struct Floor: Sendable {
 
     /// Nothing typed waits any more (Ctrl-C).
     mutating func dropWaitingLines() { waiting.removeAll() }
+
+    /// Whether a speaker's words heard over their own translation wait to be their turn.
+    var hasContinuation: Bool { !continuations.isEmpty }
+
+    /// `draft`, heard as `heard` over the speaker's own translation, is their next turn.
+    mutating func goOn(with draft: TurnDraft, heard: HeardUtterance) { continuations.append((draft, heard)) }
+
+    /// The first of the speaker's words that waited, for the turn beginning now.
+    mutating func takeContinuation() -> (draft: TurnDraft, heard: HeardUtterance)? {
+        continuations.isEmpty ? nil : continuations.removeFirst()
+    }
 
     /// A turn is finished: returns its number.
     mutating func turnFinished() -> Int {

@@ -69,11 +69,13 @@ struct MicrophoneListening: Sendable {
         return microphone == nil || microphone == turn.side
     }
 
-    /// `chunk` as the request hears it: the tail of the machine's own speech still reaching the
-    /// microphone is nobody's speech, so a listening side hears silence in its place (a barge-in
-    /// hears it all, and so does a side interpreted while it speaks: its clauses play while it talks).
+    /// `chunk` as the request hears it: the machine's own speech still reaching the microphone
+    /// is nobody's speech, so a listening side, and a request listening on over a translation
+    /// until the guard hears a person, hear silence in its place (a person heard over a
+    /// translation is heard as it is, from the pre-roll on, and so is a side interpreted while
+    /// it speaks: its clauses play while it talks).
     func heard(_ chunk: PCMChunk) -> PCMChunk {
-        guard chunk.echo == .echo, let turn, turn.bargeIn == nil, !turn.simultaneous else { return chunk }
+        guard chunk.echo == .echo, let turn, turn.bargeIn?.detectedAt == nil, !turn.simultaneous else { return chunk }
         return PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count))
     }
 
@@ -138,12 +140,16 @@ struct ListeningTurn: Sendable {
     var simultaneous = false
 }
 
-/// A person began to speak over a translation: playback is held until their words decide.
+/// A request that hears a person over a translation: one opened when the echo guard heard a
+/// person over it, or one that listens on from the end of a turn's speech while the turn is
+/// translated and spoken (`TurnCoordinator.listenOn`). Playback is held from the moment the
+/// guard hears a person until their words decide.
 struct BargeInContext: Sendable {
-    /// Session time the echo guard declared a person.
-    let detectedAt: Double
-    /// What was being spoken when they began: an utterance that repeats it is its echo.
-    let spokenText: String
+    /// Session time the echo guard declared a person over the translation; nil while it has not.
+    var detectedAt: Double?
+    /// What was being spoken when they began: an utterance that repeats it is its echo. Nil for
+    /// a request opened before the translation played (it is the translation playing then).
+    var spokenText: String?
 }
 
 extension ListeningTurn {

@@ -1,0 +1,68 @@
+import Foundation
+import ProcessHarness
+import Testing
+import TestSupport
+
+/// The product's main scene with Parley's defaults: two people at one machine, one microphone,
+/// loudspeakers (a loopback from the speaker's monitor into the microphone, Parley's echo
+/// canceller between them), natural speech. A reads three sentences with pauses of 0.6–1.0 s
+/// between them: each pause ends a turn, and A goes on before and over their own translation.
+/// Then B asks a question in Spanish. Before the microphone listened on in both languages,
+/// A's next sentence was taken for B interrupting and read as Spanish.
+@Suite("One shared microphone, natural pauses", .serialized)
+struct SharedMicrophoneTests {
+    static let question = "dónde está la estación de tren"
+    /// The most word errors A's 44 words may have, over stock Whisper's.
+    static let mostErrors = 22
+
+    @Test("A going on over their own translation keeps the floor: every sentence is A's, nothing is interrupted, and B's Spanish question afterwards is B's",
+          arguments: [(40, -6.0), (100, -12.0)])
+    func speakerGoesOn(latency: Int, decibels: Double) throws {
+        let passage = LongSpeechPassages.threeSentences
+        let directory = try Fixtures.temporaryDirectory("parley-shared-mic")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try LongSpeechPassages.build(passage, pauses: [0.8, 0.6, 1.0], in: directory)
+        let question = directory.appendingPathComponent("question.wav").path
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", question, Self.question])
+        try #require(made.status == 0, "\(made.stderr)")
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let (microphone, speaker) = (try LoopbackDevice(label: "shmic"), try LoopbackDevice(label: "shspk"))
+        let room = try EchoRoom(from: speaker, to: microphone, latency: latency, decibels: decibels)
+        let run = try DialogueRun(["dialog", "en-US", "es-ES", "--no-history", "--transcript", transcript,
+                                   "--source", microphone.monitor, "--sink", speaker.sink])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
+        let played = try microphone.play(file)
+        try #require(played.status == 0, "\(played.stderr)")
+        try run.waitForLine(timeout: 120) { $0.hasPrefix("B (es-ES), your turn") }
+        Thread.sleep(forTimeInterval: 0.5)
+        _ = try microphone.play(question)
+        let turnsBefore = run.lines.filter { $0.hasPrefix("A (en-US), your turn") }.count
+        // B's question, translated and spoken to A, gives A the floor again.
+        try run.waitForLine(count: turnsBefore + 1, timeout: 120) { $0.hasPrefix("A (en-US), your turn") }
+        #expect(try run.finish() == 0, "\(run.stderr)")
+        withExtendedLifetime(room) {}
+
+        let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let decisions = run.lines.filter { line in
+            ["heard side", "speaks over", "interrupt", "not an interruption", "A en-US:", "B es-ES:"].contains { line.contains($0) }
+        }.joined(separator: " | ")
+        try #require(turns.count >= 2, "\(decisions)")
+        let sides = turns.map { $0["side"] as? String ?? "?" }
+        #expect(sides.last == "B" && sides.dropLast().allSatisfy { $0 == "A" }, "sides \(sides): \(decisions)")
+        #expect(!run.lines.contains { $0.contains("interrupted the translation") }, "\(decisions)")
+        let said = turns.dropLast().compactMap { $0["text"] as? String }.joined(separator: " ")
+        let errors = SpokenWords.errors(said, reference: passage.reference)
+        let stock = try passage.clips.map { try StockReadings.whisperErrors($0) }.reduce(0, +)
+        let words = passage.reference.split(separator: " ").count
+        print("shared microphone (\(latency) ms, \(decibels) dB): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
+        // In runs here on both servers A's words read with 3 to 16 errors in the 44 (stock
+        // Whisper: none): the first words of a sentence begun over the translation are lost
+        // until the guard holds it, and all of it when the guard never does. The sides above
+        // are what tell the turn order's reading (two of A's sentences were B's, in Spanish);
+        // this bound tells A's sentences lost one after another.
+        #expect(errors - stock <= Self.mostErrors, "'\(said)' for '\(passage.reference)': \(decisions)")
+        let asked = try #require(turns.last?["text"] as? String)
+        #expect(SpokenWords.sharedContent(asked, reference: Self.question, language: "es") * 3 >= 1, "B's question read '\(asked)'")
+    }
+}
