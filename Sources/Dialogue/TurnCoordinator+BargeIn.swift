@@ -104,12 +104,18 @@ extension TurnCoordinator {
     /// recognizer can hear them at once; else in the listener's own.
     private func makeBargeInRequest(_ recognizer: any SpeechRecognizer, for listener: DialogueSide,
                                     options: RecognitionOptions) async throws -> any RecognitionRequest {
+        if let request = await bothLanguagesRequest(for: listener, options: options) { return request }
+        return try await recognizer.makeRequest(locale: configuration[listener].locale, options: options)
+    }
+
+    /// A request that hears both sides' languages at once, `listener`'s first, on the microphone
+    /// both sides share; nil where the recognizer cannot, or each side has its own microphone.
+    func bothLanguagesRequest(for listener: DialogueSide, options: RecognitionOptions) async -> (any RecognitionRequest)? {
         let (own, other) = (configuration[listener].locale, configuration[listener.other].locale)
-        if await attribution.unavailability(first: own, second: other, separateDevices: stages.hasSeparateDevices) == nil,
-           let request = try? await attribution.makePairRequest(own: own, other: other, options: options) {
-            return request
+        guard await attribution.unavailability(first: own, second: other, separateDevices: stages.hasSeparateDevices) == nil else {
+            return nil
         }
-        return try await recognizer.makeRequest(locale: own, options: options)
+        return try? await attribution.makePairRequest(own: own, other: other, options: options)
     }
 
     /// A barge-in request's final result decides whether it was an interruption, and, read in

@@ -21,11 +21,9 @@ extension TurnCoordinator {
         guard configuration.bargeIn, configuration.bargeInUnavailable == nil, !inputEnded, !interpretsWhileSpoken,
               !stages.hasSeparateDevices, microphone.turn == nil, typedOnlyReason(for: listener) == nil,
               let source = stages.source(for: listener) else { return false }
-        let (own, other) = (configuration[listener].locale, configuration[speaker].locale)
-        guard await attribution.unavailability(first: own, second: other, separateDevices: false) == nil else { return false }
         let token = epoch.current
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
-        guard let request = try? await attribution.makePairRequest(own: own, other: other, options: options) else { return false }
+        guard let request = await bothLanguagesRequest(for: listener, options: options) else { return false }
         guard epoch.isCurrent(token), microphone.turn == nil, !inputEnded else {
             _ = await request.cancel()
             return false
