@@ -140,7 +140,7 @@ extension TurnCoordinator {
         // translation may end meanwhile: the floor then moves on as usual, and the words are
         // taken where it is.
         let heard = await attribute(hypotheses, heardBy: turn)
-        guard let heard, let draft = heard.draft(for: heard.side, configuration: configuration) else {
+        guard let heard, var draft = heard.draft(for: heard.side, configuration: configuration) else {
             return await passOver(turn.side, held: held, reason: "no words", nobody: true)
         }
         if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "") {
@@ -151,11 +151,14 @@ extension TurnCoordinator {
         switch state {
         case .held, .speaking:
             guard heard.side == turn.side else {
+                draft.assignment?.overTranslation = .wentOn
                 floor.goOn(with: draft, heard: heard)
                 return await passOver(turn.side, held: held, reason: "side \(heard.side) goes on; their words follow the translation")
             }
+            draft.assignment?.overTranslation = .interrupted
             await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
         case .translating:
+            if heard.side != turn.side { draft.assignment?.overTranslation = .wentOn }
             floor.goOn(with: draft, heard: heard)  // said before the translation played: after it
             return await listenOnWhileSpeaking()
         default:

@@ -126,10 +126,15 @@ extension TurnCoordinator {
         await beginTurn(floor.next(after: draft.side))
     }
 
-    /// Numbers a finished turn, writes it to the transcript and reports it.
+    /// Numbers a finished turn, writes it to the transcript and reports it. A spoken turn whose
+    /// side nothing decided had it by the turn order, or by its side's own microphone.
     func record(_ draft: TurnDraft) {
+        var draft = draft
+        if draft.input == .speech, draft.assignment == nil {
+            draft.assignment = SideAssignment(basis: stages.hasSeparateDevices ? .device : .turnOrder)
+        }
         let number = floor.turnFinished()
-        lastHeard = draft.assignment == nil ? nil : lastHeard
+        lastHeard = draft.assignment?.confidence == nil ? nil : lastHeard
         lastHeard?.turnNumber = number
         if let entry = draft.entry(number: number) {
             write(entry)

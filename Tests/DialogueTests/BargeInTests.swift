@@ -162,7 +162,9 @@ struct BargeInTests {
         #expect(turns.map(\.side) == [.a, .a])
         #expect(turns[0].playedSeconds == nil, "played to its end: not interrupted")
         #expect(turns[1].text == "and then we walked along the river" && turns[1].targetLocale == TestRig.spanish)
-        #expect(turns[1].assignment != nil, "the turn records how its side was told")
+        #expect(turns[1].assignment?.basis == .language && turns[1].assignment?.overTranslation == .wentOn,
+                "the turn records that its side was told by its language, over the speaker's own translation")
+        #expect(turns[0].input == .typed && turns[0].assignment == nil, "a typed turn records no floor")
         #expect(!rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } })
         let started = rig.recorder.events.compactMap { if case let .turnStarted(side, _, _) = $0 { side } else { nil } }
         #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
@@ -178,5 +180,7 @@ struct BargeInTests {
         #expect(rig.audio.log.contains("cancelPlayback"))
         #expect(turns[0].side == .a && turns[0].playedSeconds != nil)
         #expect(turns[1].side == .b && turns[1].text == "espera, no es eso" && turns[1].targetLocale == TestRig.english)
+        #expect(turns[1].assignment?.basis == .language && turns[1].assignment?.overTranslation == .interrupted)
+        #expect(turns[1].jsonLine.contains(#""over_translation":"interrupted""#))
     }
 }

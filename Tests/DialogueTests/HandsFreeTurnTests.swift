@@ -101,7 +101,7 @@ struct HandsFreeTurnTests {
         #expect(entries[1].assignment?.flipOf == 1 && entries[1].assignment?.otherText == "no way")
         #expect(rig.synthesizer.utterances.map(\.voice) == [.locale(Self.spanish), .locale(Self.english)])
         #expect(rig.recorder.events.contains(.sideAssigned(side: .b, locale: Self.spanish,
-                                                            confidence: entries[0].assignment!.confidence, flipped: true)))
+                                                            confidence: entries[0].assignment!.confidence!, flipped: true)))
         try await rig.recorder.waitForState(.listening(.a))
         await rig.coordinator.flip()
         let again = try await rig.turns(3)
@@ -192,14 +192,20 @@ struct HandsFreeTurnTests {
         let second = try #require(objects[1]["assignment"] as? [String: Any])
         #expect(objects[0]["side"] as? String == "B" && first["other_text"] as? String == "garbled hola")
         #expect(first["flip_of"] is NSNull && (first["confidence"] as? Double ?? 0) > 0.9)
-        #expect(objects[1]["side"] as? String == "A" && second["flip_of"] as? Int == 1)
+        #expect(first["by"] as? String == "language" && first["over_translation"] == nil)
+        #expect(objects[1]["side"] as? String == "A" && second["flip_of"] as? Int == 1 && second["by"] as? String == "flip")
     }
 
-    @Test func alternatingTurnsWriteNoAssignment() async throws {
+    @Test("alternating turns record that the turn order gave the side; typed turns record nothing")
+    func alternatingTurnsRecordTheTurnOrder() async throws {
         let rig = TestRig()
         try await rig.start()
         try await rig.speak([[.speechStarted(at: 0.1)], [TestRig.final("hello")]])
         let entry = try #require(try await rig.turns(1).first)
-        #expect(entry.assignment == nil && !entry.jsonLine.contains("assignment"))
+        #expect(entry.assignment?.basis == .turnOrder && entry.assignment?.confidence == nil)
+        #expect(entry.jsonLine.hasSuffix(#""assignment":{"by":"turn"}}"#), "\(entry.jsonLine)")
+        await rig.coordinator.submitTyped("gracias")
+        let typed = try #require(try await rig.turns(2).last)
+        #expect(typed.input == .typed && typed.assignment == nil && !typed.jsonLine.contains("assignment"))
     }
 }

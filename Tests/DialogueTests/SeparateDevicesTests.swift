@@ -40,6 +40,7 @@ struct SeparateDevicesTests {
         audioB.feed()
         let turns = try await rig.turns(2)
         #expect(turns[1].side == .b && turns[1].text == "A la izquierda.")
+        #expect(turns.map(\.assignment?.basis) == [.device, .device], "each side is known by its own microphone")
         #expect(!rig.audio.playedChunks.isEmpty, "the English was played on A's speaker")
         #expect(audioB.playedChunks.count == playedToB, "B does not hear its own translation")
     }

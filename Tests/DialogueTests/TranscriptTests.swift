@@ -38,7 +38,7 @@ struct TranscriptTests {
         let expected = #"{"turn":1,"side":"A","locale":"en-US","input":"speech","text":"train to Zaragoza","#
             + #""confidence":0.613,"target_locale":"es-ES","translation":"[es-ES] train to Zaragoza","#
             + #""unknown_words":["Zaragoza"],"times":{"speech_start":0.75,"speech_end":2.5,"recognized":0.5,"#
-            + #""translated":0.75,"speak_start":1,"speak_end":1.25}}"#
+            + #""translated":0.75,"speak_start":1,"speak_end":1.25},"assignment":{"by":"turn"}}"#
         #expect(line == expected + "\n")
     }
 

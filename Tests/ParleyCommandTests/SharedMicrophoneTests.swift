@@ -51,6 +51,10 @@ struct SharedMicrophoneTests {
         let sides = turns.map { $0["side"] as? String ?? "?" }
         #expect(sides.last == "B" && sides.dropLast().allSatisfy { $0 == "A" }, "sides \(sides): \(decisions)")
         #expect(!run.lines.contains { $0.contains("interrupted the translation") }, "\(decisions)")
+        // Every stretch records who had the floor and why; one told by its language, how sure.
+        let floors = turns.map { $0["assignment"] as? [String: Any] ?? [:] }
+        #expect(floors.allSatisfy { ["turn", "language"].contains($0["by"] as? String ?? "") }, "\(floors)")
+        #expect(floors.filter { $0["by"] as? String == "language" }.allSatisfy { $0["confidence"] is Double }, "\(floors)")
         let said = turns.dropLast().compactMap { $0["text"] as? String }.joined(separator: " ")
         let errors = SpokenWords.errors(said, reference: passage.reference)
         let stock = try passage.clips.map { try StockReadings.whisperErrors($0) }.reduce(0, +)
