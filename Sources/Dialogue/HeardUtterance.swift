@@ -17,6 +17,8 @@ struct HeardUtterance: Sendable {
     var side: DialogueSide
     /// The decision's confidence (kept through flips: it is the one a flip overrode).
     var confidence: Double
+    /// Both readings were the same short words: the turn order gave the side, not the language.
+    var byTurnOrder = false
     /// When it was spoken.
     var times: TurnTimes
     /// The transcript number of the turn it became, once written.
@@ -30,6 +32,7 @@ struct HeardUtterance: Sendable {
         draft.translation = reading.translation
         draft.assignment = SideAssignment(confidence: confidence, flipOf: flipOf,
                                           otherText: readings[side.other]?.text ?? "")
+        if byTurnOrder, flipOf == nil { draft.assignment?.basis = .turnOrder }
         return draft
     }
 }

@@ -77,6 +77,10 @@ public actor TurnCoordinator {
             for side in [DialogueSide.a, .b] { await learnWhetherServed(configuration[side].locale) }
         }
         for limitation in stages.limitations { emit(.notice(limitation)) }
+        if configuration.bargeIn, configuration.turnTaking == .alternate, !stages.hasSeparateDevices,
+           let alike = TooAlikeByEar(configuration[.a].locale, configuration[.b].locale) {
+            emit(.notice("the floor follows the turn order: \(alike)"))
+        }
         if configuration.simultaneous, configuration.turnTaking == .auto {
             emit(.notice("hands-free turns are translated at their end, not clause by clause: the side is known only then"))
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which of two languages an utterance was in, decided from a
 /// `LanguagePairRecognizer`'s two hypotheses and cheap text evidence.
 ///
@@ -62,6 +64,15 @@ public struct LanguagePairDecision: Sendable, Hashable {
     public var confidence: Double
     /// The log-odds in favour of the first language.
     public var margin: Double
+    /// Both readings are the same short words, words of both languages ("no", "ok", "5"): the
+    /// language tells nothing, and the first language, the one asked first (the side the turn
+    /// order expects), has it.
+    public var sameWords = false
+
+    /// Readings of at most this many words that are the same letters in both languages
+    /// (case, accents and punctuation aside), and that the translators know as well in one
+    /// language as in the other, have no language.
+    public static let sameWordsLimit = 2
 
     /// Decides between `first` and `second`; nil when both are empty.
     public static func decide(_ first: Evidence, _ second: Evidence, weights: Weights = Weights()) -> LanguagePairDecision? {
@@ -69,8 +80,21 @@ public struct LanguagePairDecision: Sendable, Hashable {
         case (true, true): return nil
         case (false, true): return LanguagePairDecision(margin: weights.languageBound)
         case (true, false): return LanguagePairDecision(margin: -weights.languageBound)
-        case (false, false): return LanguagePairDecision(margin: margin(first, second, weights))
+        case (false, false):
+            if wordCount(first.text) <= sameWordsLimit, folded(first.text) == folded(second.text),
+               first.unknownWordRate == second.unknownWordRate {
+                var decision = LanguagePairDecision(margin: 0)
+                decision.sameWords = true
+                return decision
+            }
+            return LanguagePairDecision(margin: margin(first, second, weights))
         }
+    }
+
+    /// `text`'s words in lower case without accents, one space apart.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
     }
 
     /// The decision for `margin` log-odds in favour of the first language (ties go to it).

@@ -11,6 +11,7 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     WhisperBenchmark.self,
     WeightsBenchmark.self,
     SidesBenchmark.self,
+    PairsBenchmark.self,
     StabilityBenchmark.self,
     QuietBenchmark.self,
     AudioBenchmark.self,

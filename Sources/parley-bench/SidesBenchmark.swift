@@ -23,21 +23,17 @@ struct SidesBenchmark: AsyncParsableCommand {
         let loadBefore = RecognitionBenchmark.loadAverage()
         let clips = try SidesCorpus.load()
         let setup = try WhisperBenchSetup.discover()
-        let worker = WhisperWorker(launch: try setup.installation.launch())
-        let dialogue = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make)
+        let engines = try await SideDecisionEngines.start(setup)
+        let (worker, dialogue, translator) = (engines.worker, engines.recognizer, engines.translator)
         var greedyTuning = WhisperRecognizer.Tuning()
         greedyTuning.wordTimes = false
         let greedy = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make, tuning: greedyTuning)
-        let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
-        let translator = ApertiumTranslator(locales: registry.catalog)
-        try await dialogue.start()
         _ = try? await dialogue.recognizePair(clips[0].samples, first: Self.english, second: Self.spanish)  // warm up
         var outcomes: [SidesOutcome] = []
         for (index, clip) in clips.enumerated() {
             outcomes.append(await measure(clip, index: index, dialogue: dialogue, greedy: greedy, translator: translator))
         }
-        await worker.shutdown()
-        await translator.shutdown()
+        await engines.shutdown()
         let load = (before: loadBefore, after: RecognitionBenchmark.loadAverage())
         let stages = try PairStages.measure(clips, setup: setup)
         try SidesReport(clips: clips, outcomes: outcomes, stages: stages, load: load).write()

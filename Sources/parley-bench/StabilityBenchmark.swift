@@ -29,11 +29,8 @@ struct StabilityBenchmark: AsyncParsableCommand {
         let recordings = corpus.clips.filter { corpus.references[$0.name] != nil }
         let sides = try SidesCorpus.load()
         let setup = try WhisperBenchSetup.discover()
-        let worker = WhisperWorker(launch: try setup.installation.launch())
-        let recognizer = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make)
-        let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
-        let translator = ApertiumTranslator(locales: registry.catalog)
-        try await recognizer.start()
+        let engines = try await SideDecisionEngines.start(setup)
+        let (worker, recognizer, translator) = (engines.worker, engines.recognizer, engines.translator)
         var runs: [StabilityRun] = []
         for seed in 0...seeds {
             let perturbation = seed == 0 ? nil : FeaturePerturbation(steps: steps, seed: UInt64(seed))
@@ -47,8 +44,7 @@ struct StabilityBenchmark: AsyncParsableCommand {
             progress("stability", seed == 0 ? "features as computed" : "seed \(seed) of \(seeds)")
             runs.append(run)
         }
-        await worker.shutdown()
-        await translator.shutdown()
+        await engines.shutdown()
         try StabilityReport(corpus: corpus, recordings: recordings, sides: sides, runs: runs, steps: steps).write()
     }
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Locales
 import ProcessHarness
+import PocketSphinxRecognition
+import Translation
 import WhisperRecognition
 
 /// One file's result from stock faster-whisper.
@@ -52,5 +54,28 @@ struct WhisperBenchSetup {
         guard output.status == 0 else { throw ValidationError("stock_whisper.py failed: \(output.stderr)") }
         let data = Data(output.stdout.utf8)
         return try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(StockResult.self, from: Data($0)) }
+    }
+}
+
+/// What deciding a side takes, as a dialogue decides it: the Whisper worker, a dialogue's
+/// recognizer on it (started), and Apertium over the source tree's locales.
+struct SideDecisionEngines {
+    let worker: WhisperWorker
+    let recognizer: WhisperRecognizer
+    let translator: ApertiumTranslator
+
+    static func start(_ setup: WhisperBenchSetup) async throws -> SideDecisionEngines {
+        let worker = WhisperWorker(launch: try setup.installation.launch())
+        let recognizer = WhisperRecognizer(worker: worker, detector: SphinxSpeechDetector.make)
+        let registry = try LocaleRegistry.load(from: [DataDirectories.sourceTreeDataDirectory])
+        let engines = SideDecisionEngines(worker: worker, recognizer: recognizer,
+                                          translator: ApertiumTranslator(locales: registry.catalog))
+        try await recognizer.start()
+        return engines
+    }
+
+    func shutdown() async {
+        await worker.shutdown()
+        await translator.shutdown()
     }
 }

@@ -26,8 +26,8 @@ struct LanguagePairDecisionTests {
     @Test func unknownWordsCountAgainstTheirReading() throws {
         let even = (score: -0.6, probability: 0.5)
         let decision = try #require(LanguagePairDecision.decide(
-            Evidence(text: "Buenos días", decoderScore: even.score, languageProbability: even.probability, unknownWordRate: 1),
-            Evidence(text: "Buenos días", decoderScore: even.score, languageProbability: even.probability, unknownWordRate: 0)))
+            Evidence(text: "Buenos días, señora", decoderScore: even.score, languageProbability: even.probability, unknownWordRate: 1),
+            Evidence(text: "Buenos días, señora", decoderScore: even.score, languageProbability: even.probability, unknownWordRate: 0)))
         #expect(decision.winner == 1 && abs(decision.margin + LanguagePairDecision.Weights().unknownWords) < 1e-9)
     }
 
@@ -43,6 +43,30 @@ struct LanguagePairDecisionTests {
         let same = Evidence(text: "OK", decoderScore: -0.3, languageProbability: 0.5)
         let decision = try #require(LanguagePairDecision.decide(same, same))
         #expect(decision.winner == 0 && decision.confidence == 0.5)
+    }
+
+    @Test("the same one or two words in both languages have no language: the turn order's side (asked first) has them")
+    func theSameShortWordsGoByTheTurnOrder() throws {
+        // The model is sure of the second language: for "no" it says nothing of who spoke.
+        let no = try #require(LanguagePairDecision.decide(
+            Evidence(text: "No.", decoderScore: -0.9, languageProbability: 0.01, unknownWordRate: 0),
+            Evidence(text: "no", decoderScore: -0.2, languageProbability: 0.99, unknownWordRate: 0)))
+        #expect(no.sameWords && no.winner == 0 && no.confidence == 0.5)
+        let si = try #require(LanguagePairDecision.decide(Evidence(text: "Sí", decoderScore: -0.5, languageProbability: 0.2),
+                                                          Evidence(text: "si!", decoderScore: -0.4, languageProbability: 0.8)))
+        #expect(si.sameWords, "case, accents and punctuation aside")
+        // Different words, or the same longer sentence, are decided by the evidence as before.
+        let thanks = try #require(LanguagePairDecision.decide(Evidence(text: "Gràcies", decoderScore: -0.5, languageProbability: 0.1),
+                                                              Evidence(text: "Gracias", decoderScore: -0.4, languageProbability: 0.9)))
+        #expect(!thanks.sameWords && thanks.winner == 1)
+        let greeting = try #require(LanguagePairDecision.decide(
+            Evidence(text: "Buenos días.", decoderScore: -0.9, languageProbability: 0.2, unknownWordRate: 1),
+            Evidence(text: "Buenos días.", decoderScore: -1.0, languageProbability: 0.8, unknownWordRate: 0)))
+        #expect(!greeting.sameWords && greeting.winner == 1, "words one translator does not know are not words of both languages")
+        let sentence = "Go somewhere and do something."
+        let long = try #require(LanguagePairDecision.decide(Evidence(text: sentence, decoderScore: -0.3, languageProbability: 0.01),
+                                                            Evidence(text: sentence, decoderScore: -0.3, languageProbability: 0.99)))
+        #expect(!long.sameWords && long.winner == 1)
     }
 
     @Test func theUnknownWordRateComesFromTheTranslatorsCount() {

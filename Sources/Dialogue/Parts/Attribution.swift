@@ -18,6 +18,7 @@ struct Attribution: Sendable {
             return "they tell the sides apart by language on one microphone, and each side has its own"
         }
         if first.language == second.language { return "\(OneLanguage(language: first.language))" }
+        if let alike = TooAlikeByEar(first, second) { return "\(alike)" }
         guard let pair = recognizer as? any LanguagePairRecognizer else { return nil }
         return await pair.pairUnavailability(first: first, second: second).map { "\($0)" }
     }
@@ -25,6 +26,7 @@ struct Attribution: Sendable {
     /// A request that hears `own` and `other` at once (the side whose turn it is first).
     func makePairRequest(own: LocaleTag, other: LocaleTag, options: RecognitionOptions) async throws -> any RecognitionRequest {
         guard own.language != other.language else { throw OneLanguage(language: own.language) }
+        if let alike = TooAlikeByEar(own, other) { throw alike }
         guard let pair = recognizer as? any LanguagePairRecognizer else { throw PairUnavailable() }
         return try await pair.makePairRequest(first: own, second: other, options: options)
     }
@@ -46,7 +48,9 @@ struct Attribution: Sendable {
             readings[sides[index]] = .init(text: hypotheses[index].text, confidence: hypotheses[index].confidence,
                                            translation: translations[index])
         }
-        return HeardUtterance(readings: readings, side: sides[decision.winner], confidence: decision.confidence, times: times)
+        var heard = HeardUtterance(readings: readings, side: sides[decision.winner], confidence: decision.confidence, times: times)
+        heard.byTurnOrder = decision.sameWords
+        return heard
     }
 
     /// A reading translated through its side's direction; nil where it has no words or failed.
@@ -65,4 +69,25 @@ struct OneLanguage: Error, CustomStringConvertible {
 /// The recognizer cannot decode an utterance in two languages at once.
 struct PairUnavailable: Error, CustomStringConvertible {
     var description: String { "this recognizer cannot hear both languages at once (Whisper can)" }
+}
+
+/// Two languages that the language heard does not tell apart often enough to give the floor by:
+/// fewer than 95 % of sentences on the right side in `parley-bench pairs` (BENCHMARKS.md § Side
+/// accuracy per language pair). For them the floor follows the turn order.
+struct TooAlikeByEar: Error, CustomStringConvertible {
+    /// The measured pairs below the mark, by language, each pair sorted.
+    static let pairs: Set<[String]> = [["en", "fr"], ["es", "pt"], ["ca", "es"], ["es", "it"]]
+
+    var first: LocaleTag
+    var second: LocaleTag
+
+    /// Nil where the language tells `first` from `second` well enough, or was not measured.
+    init?(_ first: LocaleTag, _ second: LocaleTag) {
+        guard Self.pairs.contains([first.language, second.language].sorted()) else { return nil }
+        (self.first, self.second) = (first, second)
+    }
+
+    var description: String {
+        "Parley tells \(first) from \(second) by ear on fewer than 95 % of sentences (BENCHMARKS.md § Side accuracy per language pair)"
+    }
 }

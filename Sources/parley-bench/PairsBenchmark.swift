@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Locales
+import ParleyCore
+import PocketSphinxRecognition
+import ProcessHarness
+import Translation
+import WhisperRecognition
+
+/// `parley-bench pairs`: how often the language heard puts an utterance on the right side,
+/// per language pair, close languages among them (es/pt, es/ca), against alternation on an
+/// irregular order. The clips of both languages are taken as one conversation in an irregular
+/// order (A, A, B, A, B, B, …); each is decoded whole by the worker's two-language request,
+/// the language of the side the turn order expects first (as a dialogue asks), both readings
+/// translated by Apertium through their side's direction, and the side decided as a dialogue
+/// decides it.
+struct PairsBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pairs",
+        abstract: "Side accuracy per language pair (en/es, en/fr, es/pt, es/ca, es/it): the language heard against alternation.")
+
+    @Option(name: .customLong("pair"), help: "A pair as A:B (repeat it); default en-US:es-ES, en-US:fr-FR, es-ES:pt-PT, es-ES:ca-ES, es-ES:it-IT.")
+    var pairs: [String] = ["en-US:es-ES", "en-US:fr-FR", "es-ES:pt-PT", "es-ES:ca-ES", "es-ES:it-IT"]
+
+    func run() async throws {
+        let pairs = try self.pairs.map { text -> (LocaleTag, LocaleTag) in
+            let parts = text.split(separator: ":").compactMap { LocaleTag(String($0)) }
+            guard parts.count == 2 else { throw ValidationError("--pair takes A:B, two locales such as es-ES:pt-PT, not '\(text)'") }
+            return (parts[0], parts[1])
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pairs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try WhisperBenchSetup.discover()
+        let engines = try await SideDecisionEngines.start(setup)
+        let (recognizer, translator) = (engines.recognizer, engines.translator)
+        var results: [PairResult] = []
+        for (a, b) in pairs {
+            let clips = PairResult.conversation(try PairsCorpus.clips(a, in: directory), try PairsCorpus.clips(b, in: directory))
+            _ = try? await recognizer.recognizePair(clips[0].samples, first: a, second: b)  // warm up
+            var outcomes: [PairOutcome] = []
+            for (index, clip) in clips.enumerated() {
+                // The turn order expects the side after the one the previous stretch was given to.
+                let expected = outcomes.last.map { $0.decided == b ? a : b } ?? a
+                let order = expected == a ? (a, b) : (b, a)
+                var outcome = await decide(clip, first: order.0, second: order.1, recognizer: recognizer, translator: translator)
+                outcome.expected = expected
+                outcomes.append(outcome)
+                progress("pairs", "\(a)/\(b) \(index + 1)/\(clips.count)")
+            }
+            results.append(PairResult(a: a, b: b, clips: clips, outcomes: outcomes))
+        }
+        await engines.shutdown()
+        try PairsReport(results: results).write()
+    }
+
+    /// The side the dialogue would give `clip` when its request asked for `first` then `second`.
+    private func decide(_ clip: PairsCorpus.Clip, first: LocaleTag, second: LocaleTag, recognizer: WhisperRecognizer,
+                        translator: ApertiumTranslator) async -> PairOutcome {
+        guard let hypotheses = (try? await recognizer.recognizePair(clip.samples, first: first, second: second))?.hypotheses,
+              hypotheses.count == 2 else { return PairOutcome(decided: nil, confidence: nil, sameWords: false, readings: []) }
+        var evidence: [LanguagePairDecision.Evidence] = []
+        for (hypothesis, direction) in zip(hypotheses, [(first, second), (second, first)]) {
+            let translation = hypothesis.text.isEmpty ? nil
+                : try? await translator.translate(hypothesis.text, from: direction.0, to: direction.1)
+            evidence.append(LanguagePairDecision.Evidence(hypothesis, unknownWords: translation?.unknownWords.count))
+        }
+        let decision = LanguagePairDecision.decide(evidence[0], evidence[1])
+        return PairOutcome(decided: decision.map { $0.winner == 0 ? first : second }, confidence: decision?.confidence,
+                           sameWords: decision?.sameWords ?? false,
+                           readings: [(first, hypotheses[0].text), (second, hypotheses[1].text)])
+    }
+}
+
+/// One clip's decision: the locale it was given to (nil: no words in either language).
+struct PairOutcome {
+    var decided: LocaleTag?
+    var confidence: Double?
+    /// Both readings were the same short words: the turn order decided.
+    var sameWords: Bool
+    var readings: [(LocaleTag, String)]
+    /// The side the turn order expected (asked first).
+    var expected: LocaleTag?
+}
+
+/// One pair's clips and their decisions.
+struct PairResult {
+    var a: LocaleTag
+    var b: LocaleTag
+    var clips: [PairsCorpus.Clip]
+    var outcomes: [PairOutcome]
+
+    func right(_ include: (PairsCorpus.Clip) -> Bool = { _ in true }) -> (right: Int, of: Int) {
+        let chosen = zip(clips, outcomes).filter { include($0.0) }
+        return (chosen.filter { $0.1.decided == $0.0.locale }.count, chosen.count)
+    }
+
+    /// Alternation on the same conversation: each clip is given to the side after the previous
+    /// clip's own.
+    var alternationRight: (right: Int, of: Int) {
+        let right = clips.indices.dropFirst().filter { (clips[$0].locale == a) != (clips[$0 - 1].locale == a) }.count
+        return (right + (clips.first?.locale == a ? 1 : 0), clips.count)
+    }
+
+    /// `first`'s and `second`'s clips as one conversation in an irregular order: A, A, B, A, B, B, …
+    static func conversation(_ first: [PairsCorpus.Clip], _ second: [PairsCorpus.Clip]) -> [PairsCorpus.Clip] {
+        let pattern = [true, true, false, true, false, false]
+        var queueA = first, queueB = second, order: [PairsCorpus.Clip] = []
+        while !queueA.isEmpty || !queueB.isEmpty {
+            let takeA = (pattern[order.count % pattern.count] && !queueA.isEmpty) || queueB.isEmpty
+            order.append(takeA ? queueA.removeFirst() : queueB.removeFirst())
+        }
+        return order
+    }
+}
