@@ -22,6 +22,20 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets, echo-room); repeat for more.", valueName: "mode"))
     var modes: [Mode] = []
 
+    @Option(help: ArgumentHelp("short: 0.25 s between the clips, one utterance; natural: 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences (a section of its own).",
+                               valueName: "short|natural"))
+    var pauses: Pauses = .short
+
+    @Option(name: .customLong("yield-ms"), help: ArgumentHelp("Passed to parley dialog: the silence that ends a simultaneous turn (default: parley's; a section of its own).",
+                                                              valueName: "ms"))
+    var yieldMilliseconds: Int?
+
+    enum Pauses: String, ExpressibleByArgument {
+        case short, natural
+
+        var seconds: [Double] { self == .short ? [0.25] : [0.8, 0.6, 1.0] }
+    }
+
     typealias Mode = SimultaneousTrial.Mode
 
     /// A passage as played: its name, its file, its length and what was said.
@@ -37,12 +51,13 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-simultaneous-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let passages = try Self.passages(in: directory).enumerated().filter { only.isEmpty || only.contains($0.offset) }.map(\.element)
+        let passages = try Self.passages(in: directory, pauses: pauses.seconds).enumerated().filter { only.isEmpty || only.contains($0.offset) }.map(\.element)
         var outcomes: [[Mode: [SimultaneousTrial.Outcome]]] = Array(repeating: [:], count: passages.count)
         for (index, passage) in passages.enumerated() {
             for trial in 0..<trials {
                 for mode in Mode.allCases where modes.isEmpty || modes.contains(mode) {
-                    let outcome = try SimultaneousTrial(file: passage.file, mode: mode, directory: directory).run()
+                    let outcome = try SimultaneousTrial(file: passage.file, mode: mode, directory: directory,
+                                                        options: yieldMilliseconds.map { ["--yield-ms", String($0)] } ?? []).run()
                     outcomes[index][mode, default: []].append(outcome)
                     progress("simultaneous", "\(passage.name), \(mode.label), trial \(trial + 1): \(outcome.clauses) clauses, "
                         + "first audio \(Self.seconds(outcome.firstTranslated.map { $0 - outcome.passageEnd })) after the end, "
@@ -55,14 +70,14 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     }
 
     /// The three `LongSpeechPassages` and one of about 54 s: the twelve clips and two more LibriVox sentences.
-    static func passages(in directory: URL) throws -> [Played] {
+    static func passages(in directory: URL, pauses: [Double] = [0.25]) throws -> [Played] {
         let references = try RecognitionCorpus.load().references
         var longest = LongSpeechPassages.all[2]
         let more = ["920", "880"].map { "librivox/sense_and_sensibility_01_austen_64kb-0\($0).wav" }
         longest.clips += more
         longest.reference = ([longest.reference] + more.map { references[$0] ?? "" }).joined(separator: " ")
         return try (LongSpeechPassages.all + [longest]).enumerated().map { index, passage in
-            let file = try LongSpeechPassages.build(passage, in: directory)
+            let file = try LongSpeechPassages.build(passage, pauses: pauses, in: directory)
             let length = try ProcessRunner.run(["soxi", "-D", file])
             guard length.status == 0, let seconds = Double(length.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw BenchmarkFailure("soxi could not read \(file): \(length.stderr)")
@@ -77,13 +92,24 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         // A run of some passages or modes is a section of its own: the whole run's stays.
         let selected = !only.isEmpty || !modes.isEmpty
         let selection = (only.sorted().map { "--passage \($0)" } + modes.map { "--mode \($0.rawValue)" }).joined(separator: " ")
-        var report = selected
+        // Natural pauses, or another yield silence, are a section of their own too.
+        let variant = ([pauses == .natural ? "--pauses natural" : nil]
+            + [yieldMilliseconds.map { "--yield-ms \($0)" }]).compactMap { $0 }.joined(separator: " ")
+        let command = "scripts/with-test-server.sh scripts/bench.sh simultaneous"
+        var report = !variant.isEmpty
+            ? BenchmarkReport(area: "simultaneous-" + variant.replacingOccurrences(of: "--", with: "").replacingOccurrences(of: " ", with: "-"),
+                              title: "Simultaneous interpretation, \(variant)",
+                              command: "\(command) -- --trials \(trials) \(variant) \(selection)")
+            : selected
             ? BenchmarkReport(area: "simultaneous-selection", title: "Simultaneous interpretation, a selection",
-                              command: "scripts/with-test-server.sh scripts/bench.sh simultaneous -- --trials \(trials) \(selection)")
-            : BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation",
-                              command: "scripts/with-test-server.sh scripts/bench.sh simultaneous")
+                              command: "\(command) -- --trials \(trials) \(selection)")
+            : BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation", command: command)
+        let yielding = yieldMilliseconds.map { "\($0) ms" } ?? "parley's default"
+        let pausing = pauses == .short ? "0.25 s pauses, one utterance to the 500 ms endpoint"
+            : "pauses of 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences; a simultaneous turn ends at "
+                + "the yield silence (`--yield-ms`, \(yielding))"
         report.add("Passages of continuous English built from the recordings of pocketsphinx-testdata (`LongSpeechPassages`: "
-            + "each clip's silent edges trimmed, 0.25 s pauses, one utterance to the 500 ms endpoint; the fourth is the "
+            + "each clip's silent edges trimmed, \(pausing); the fourth is the "
             + "twelve clips followed by LibriVox sentences 0920 and 0880), played with `paplay` into the test server's "
             + "`parley_mic` while `parley dialog en-US es-ES --transcript FILE --no-history` listens (echo cancellation "
             + "auto, Whisper), \(trials) run(s) of each mode on each passage, each run a fresh process. Baseline: "

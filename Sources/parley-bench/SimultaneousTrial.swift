@@ -65,6 +65,8 @@ struct SimultaneousTrial {
     var file: String
     var mode: Mode
     var directory: URL
+    /// More options of `parley dialog`.
+    var options: [String] = []
 
     static let microphone = "parley_mic"
     static let speaker = "parley_speaker"
@@ -92,7 +94,7 @@ struct SimultaneousTrial {
             : nil
         defer { room?.unload() }
         let dialog = try DialogueProcess(["dialog", "en-US", "es-ES", "--transcript", transcript, "--no-history"]
-                                         + mode.arguments + devices, terminal: .pipe)
+                                         + mode.arguments + options + devices, terminal: .pipe)
         defer { dialog.finish() }
         try dialog.waitFor("A (en-US), your turn", moreThan: 0, timeout: 120)
         Thread.sleep(forTimeInterval: 1)

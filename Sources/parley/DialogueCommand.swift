@@ -54,6 +54,11 @@ struct DialogueCommand: AsyncParsableCommand {
                                valueName: "alternate|auto"))
     var turns: TurnsOption = .alternate
 
+    @Option(name: .customLong("yield-ms"), parsing: .unconditional,
+            help: ArgumentHelp("In simultaneous interpretation, the silence that ends a speaker's turn and hands the floor to the other side; a shorter pause ends a clause, which is translated and spoken while the turn goes on (default 1500, above the pauses between one person's sentences).",
+                               valueName: "ms"))
+    var yieldMilliseconds = DialogueConfiguration.defaultYieldMilliseconds
+
     /// `--turns`, as `TurnTaking`.
     enum TurnsOption: String, ExpressibleByArgument, CaseIterable {
         case alternate, auto
@@ -114,6 +119,9 @@ struct DialogueCommand: AsyncParsableCommand {
         if turns == .auto, recognition.recognizer == .pocketsphinx {
             throw ValidationError("--turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
+        guard (options.endpointMilliseconds...10_000).contains(yieldMilliseconds) else {
+            throw ValidationError("--yield-ms must be between --endpoint-ms (\(options.endpointMilliseconds)) and 10000 milliseconds: a pause that ends a turn cannot be shorter than one that ends an utterance")
+        }
     }
 
     /// Each side's devices, from the options and the locale arguments.
@@ -135,6 +143,7 @@ struct DialogueCommand: AsyncParsableCommand {
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: options.endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
+            configuration.yieldMilliseconds = yieldMilliseconds
             var (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
                                                                          devices: devices))

@@ -128,12 +128,27 @@ struct SimultaneousTests {
         #expect(rig.recognizer.requests.allSatisfy { $0.options.commitPolicy == nil })
     }
 
-    @Test("turn by turn, requests commit nothing early")
+    @Test("turn by turn, requests commit nothing early, and the endpoint ends the turn")
     func offByDefault() async throws {
         let rig = TestRig()
         try await rig.start()
         try await rig.waitUntil("A listens") { rig.audio.isListening }
         #expect(rig.recognizer.requests.first?.options.commitPolicy == nil)
+        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500)
+    }
+
+    @Test("a simultaneous turn ends at the yield silence, not at the endpoint: a pause ends a clause, not the floor")
+    func theYieldSilenceEndsTheTurn() async throws {
+        let rig = try await simultaneousRig()
+        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == DialogueConfiguration.defaultYieldMilliseconds)
+        let chosen = TestRig(configure: { $0.simultaneous = true; $0.yieldMilliseconds = 2200 })
+        try await chosen.start()
+        try await chosen.waitUntil("A listens") { chosen.audio.isListening }
+        #expect(chosen.recognizer.requests.first?.options.endpointMilliseconds == 2200)
+        let shorter = TestRig(configure: { $0.simultaneous = true; $0.endpointMilliseconds = 900; $0.yieldMilliseconds = 600 })
+        try await shorter.start()
+        try await shorter.waitUntil("A listens") { shorter.audio.isListening }
+        #expect(shorter.recognizer.requests.first?.options.endpointMilliseconds == 900, "never shorter than the endpoint")
     }
 
     @Test("a listener behind by more than the backlog hears the next clauses faster, up to 1.5 times")

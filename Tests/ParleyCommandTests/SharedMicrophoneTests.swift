@@ -6,9 +6,11 @@ import TestSupport
 /// The product's main scene with Parley's defaults: two people at one machine, one microphone,
 /// loudspeakers (a loopback from the speaker's monitor into the microphone, Parley's echo
 /// canceller between them), natural speech. A reads three sentences with pauses of 0.6–1.0 s
-/// between them: each pause ends a turn, and A goes on before and over their own translation.
+/// between them. Turn by turn, each pause ends a turn, and A goes on before and over their own
+/// translation; simultaneously, a pause ends a clause and the turn goes on.
 /// Then B asks a question in Spanish. Before the microphone listened on in both languages,
-/// A's next sentence was taken for B interrupting and read as Spanish.
+/// A's next sentence was taken for B interrupting and read as Spanish; in simultaneous mode,
+/// before a turn waited for the yield silence, it was B's turn, read as Spanish.
 @Suite("One shared microphone, natural pauses", .serialized)
 struct SharedMicrophoneTests {
     static let question = "dónde está la estación de tren"
@@ -18,6 +20,18 @@ struct SharedMicrophoneTests {
     @Test("A going on over their own translation keeps the floor: every sentence is A's, nothing is interrupted, and B's Spanish question afterwards is B's",
           arguments: [(40, -6.0), (100, -12.0)])
     func speakerGoesOn(latency: Int, decibels: Double) throws {
+        try scene(latency: latency, decibels: decibels)
+    }
+
+    @Test("simultaneous: a pause shorter than the yield silence ends a clause, not the floor; A's sentences are one turn of A's, and B's question afterwards is B's",
+          arguments: [(40, -6.0), (100, -12.0)])
+    func simultaneousKeepsTheFloor(latency: Int, decibels: Double) throws {
+        try scene(latency: latency, decibels: decibels, options: ["--simultaneous"])
+    }
+
+    /// A's three sentences with natural pauses, then B's question, on one microphone in an echo
+    /// room of `latency` ms at `decibels`, with Parley's defaults and `options`.
+    private func scene(latency: Int, decibels: Double, options: [String] = []) throws {
         let passage = LongSpeechPassages.threeSentences
         let directory = try Fixtures.temporaryDirectory("parley-shared-mic")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,7 +43,7 @@ struct SharedMicrophoneTests {
         let (microphone, speaker) = (try LoopbackDevice(label: "shmic"), try LoopbackDevice(label: "shspk"))
         let room = try EchoRoom(from: speaker, to: microphone, latency: latency, decibels: decibels)
         let run = try DialogueRun(["dialog", "en-US", "es-ES", "--no-history", "--transcript", transcript,
-                                   "--source", microphone.monitor, "--sink", speaker.sink])
+                                   "--source", microphone.monitor, "--sink", speaker.sink] + options)
         try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
         let played = try microphone.play(file)
         try #require(played.status == 0, "\(played.stderr)")
@@ -50,6 +64,10 @@ struct SharedMicrophoneTests {
         try #require(turns.count >= 2, "\(decisions)")
         let sides = turns.map { $0["side"] as? String ?? "?" }
         #expect(sides.last == "B" && sides.dropLast().allSatisfy { $0 == "A" }, "sides \(sides): \(decisions)")
+        if options.contains("--simultaneous") {
+            // The pauses (0.6–1.0 s) are well below the yield silence (1.5 s): one turn.
+            #expect(sides == ["A", "B"], "A's three sentences are one turn: \(decisions)")
+        }
         #expect(!run.lines.contains { $0.contains("interrupted the translation") }, "\(decisions)")
         // Every stretch records who had the floor and why; one told by its language, how sure.
         let floors = turns.map { $0["assignment"] as? [String: Any] ?? [:] }
@@ -59,7 +77,7 @@ struct SharedMicrophoneTests {
         let errors = SpokenWords.errors(said, reference: passage.reference)
         let stock = try passage.clips.map { try StockReadings.whisperErrors($0) }.reduce(0, +)
         let words = passage.reference.split(separator: " ").count
-        print("shared microphone (\(latency) ms, \(decibels) dB): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
+        print("shared microphone \(options) (\(latency) ms, \(decibels) dB): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
         // In runs here on both servers A's words read with 3 to 16 errors in the 44 (stock
         // Whisper: none): the first words of a sentence begun over the translation are lost
         // until the guard holds it, and all of it when the guard never does. The sides above

@@ -190,6 +190,15 @@ struct PipeModeTests {
         #expect(output.stderr.contains("--endpoint-ms must be between 50 and 10000 milliseconds"))
     }
 
+    @Test("a yield silence shorter than the endpoint, or out of range, is refused in one sentence")
+    func parleyRejectsAYieldBelowTheEndpoint() throws {
+        for arguments in [["--endpoint-ms", "800", "--yield-ms", "600"], ["--yield-ms", "20000"]] {
+            let output = try ProcessRunner.parley(["dialog"] + arguments, input: Data())
+            #expect(output.status == 64)
+            #expect(output.stderr.contains("--yield-ms must be between --endpoint-ms"), "\(output.stderr)")
+        }
+    }
+
     @Test func sigtermSavesTheTranscriptAndLeaves() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
