@@ -129,7 +129,8 @@ extension TurnCoordinator {
             return await passOver(turn.side, held: false, reason: "the translation's echo")
         }
         guard let hypotheses = result.hypotheses, hypotheses.count == 2 else {
-            if let reason = BargeInWatch.verdict([result.text], spokenText: spokenText) {
+            if let reason = BargeInWatch.verdict([result.text], spokenText: spokenText)
+                ?? BargeInWatch.tooUnsure(result.text, confidence: result.confidence) {
                 return await passOver(turn.side, held: held, reason: reason)
             }
             await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
@@ -143,7 +144,8 @@ extension TurnCoordinator {
         guard let heard, var draft = heard.draft(for: heard.side, configuration: configuration) else {
             return await passOver(turn.side, held: held, reason: "no words", nobody: true)
         }
-        if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "") {
+        if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "")
+            ?? (heard.side == turn.side ? BargeInWatch.tooUnsure(draft.text, confidence: draft.confidence) : nil) {
             return await passOver(turn.side, held: held, reason: reason)
         }
         guard state != .ended else { return }

@@ -170,6 +170,25 @@ struct BargeInTests {
         #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
     }
 
+    @Test("one word over the translation that the recognizer is unsure of lets it play on; the same word said clearly stops it",
+          arguments: [(-2.0, false), (-0.3, true)])
+    func anUnsureWordIsNoInterruption(score: Double, interrupts: Bool) async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0), HandsFreeTurnTests.heard(english: "em", -2.6, spanish: "Enlace", score,
+                                                                               englishProbability: 0.01, englishFirst: false)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        if interrupts {
+            let turns = try await rig.turns(2)
+            #expect(turns[1].side == .b && turns[1].text == "Enlace")
+        } else {
+            try await rig.recorder.waitFor("the barge-in dismissed") { events in
+                events.contains { if case let .bargeInDismissed(.b, reason) = $0 { reason.hasPrefix("too unsure") } else { false } }
+            }
+            try await rig.waitUntil("playback resumed") { rig.audio.log.contains("resumePlayback") }
+            #expect(!rig.audio.log.contains("cancelPlayback"))
+        }
+    }
+
     @Test("on the shared microphone B's own language over the translation is an interruption, read in Spanish")
     func listenerInterruptsInTheirLanguage() async throws {
         let rig = try await speakingToB()

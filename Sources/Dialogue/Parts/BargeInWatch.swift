@@ -90,6 +90,19 @@ struct BargeInWatch: Sendable {
         return nil
     }
 
+    /// Below this confidence, a reading of one or two words is too unsure to stop a translation.
+    static let unsureConfidence = 0.3
+
+    /// Why a reading of sound over a translation is too unsure to stop it, or nil when it is
+    /// sure enough: one or two words the recognizer gave less than `unsureConfidence`, which
+    /// is the translation's echo read as a word more often than a person ("em" read as
+    /// "Enlace", 14 %). A person who interrupts says more, or says it clearly.
+    static func tooUnsure(_ text: String, confidence: Double?) -> String? {
+        let heard = words(text)
+        guard let confidence, heard.count <= 2, confidence < unsureConfidence else { return nil }
+        return "too unsure to stop it ('\(heard.joined(separator: " "))', \(Int((confidence * 100).rounded())) %)"
+    }
+
     /// Lower-case words of `text`, without punctuation.
     static func words(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
