@@ -77,9 +77,9 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var simultaneousUnavailable: String?
     /// How words are committed while a side speaks.
     public var commitPolicy: CommitPolicy = .localAgreement
-    /// In simultaneous interpretation, the silence in milliseconds that ends a side's turn and
-    /// hands the floor on (`--yield-ms`); a shorter pause ends a clause. Never below
-    /// `endpointMilliseconds`.
+    /// In simultaneous interpretation on the microphone both sides share, the silence in
+    /// milliseconds that ends a side's turn and hands the floor on (`--yield-ms`); a shorter
+    /// pause ends a clause. Never below `endpointMilliseconds`.
     public var yieldMilliseconds = defaultYieldMilliseconds
 
     /// Above the pauses between one person's sentences (0.6–1.0 s), below the time a listener

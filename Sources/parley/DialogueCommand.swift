@@ -55,7 +55,7 @@ struct DialogueCommand: AsyncParsableCommand {
     var turns: TurnsOption = .alternate
 
     @Option(name: .customLong("yield-ms"), parsing: .unconditional,
-            help: ArgumentHelp("In simultaneous interpretation, the silence that ends a speaker's turn and hands the floor to the other side; a shorter pause ends a clause, which is translated and spoken while the turn goes on (default 1500, above the pauses between one person's sentences).",
+            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on (default 1500, above the pauses between one person's sentences).",
                                valueName: "ms"))
     var yieldMilliseconds = DialogueConfiguration.defaultYieldMilliseconds
 

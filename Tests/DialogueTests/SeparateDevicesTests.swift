@@ -51,6 +51,8 @@ struct SeparateDevicesTests {
         let rig = rig(audioB) { $0.simultaneous = true }
         try await rig.start()
         try await rig.waitUntil("A listens") { rig.audio.isListening }
+        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500,
+                "the microphone tells who speaks: the endpoint, not the yield silence, ends the turn")
         let clause = SimultaneousTests.first
         rig.recognizer.script([[.speechStarted(at: 0.4), .clause(clause)]])
         rig.audio.feed()
