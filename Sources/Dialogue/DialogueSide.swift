@@ -79,12 +79,8 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var commitPolicy: CommitPolicy = .localAgreement
     /// In simultaneous interpretation on the microphone both sides share, the silence in
     /// milliseconds that ends a side's turn and hands the floor on (`--yield-ms`); a shorter
-    /// pause ends a clause. Never below `endpointMilliseconds`.
-    public var yieldMilliseconds = defaultYieldMilliseconds
-
-    /// Above the pauses between one person's sentences (0.6–1.0 s), below the time a listener
-    /// takes to answer a translation they have heard to its end.
-    public static let defaultYieldMilliseconds = 1500
+    /// pause ends a clause. Nil: the endpoint ends the turn. Never below `endpointMilliseconds`.
+    public var yieldMilliseconds: Int?
 
     /// Creates a configuration; the defaults are those of `parley` with no options.
     public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,

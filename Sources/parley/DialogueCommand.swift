@@ -55,9 +55,9 @@ struct DialogueCommand: AsyncParsableCommand {
     var turns: TurnsOption = .alternate
 
     @Option(name: .customLong("yield-ms"), parsing: .unconditional,
-            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on (default 1500, above the pauses between one person's sentences).",
+            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on. 1500 keeps a person's sentences, paused 0.6-1.0 s, in one turn. Default: none, the endpoint ends the turn (a longer silence after the last word is sometimes read as words).",
                                valueName: "ms"))
-    var yieldMilliseconds = DialogueConfiguration.defaultYieldMilliseconds
+    var yieldMilliseconds: Int?
 
     /// `--turns`, as `TurnTaking`.
     enum TurnsOption: String, ExpressibleByArgument, CaseIterable {
@@ -119,7 +119,7 @@ struct DialogueCommand: AsyncParsableCommand {
         if turns == .auto, recognition.recognizer == .pocketsphinx {
             throw ValidationError("--turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
-        guard (options.endpointMilliseconds...10_000).contains(yieldMilliseconds) else {
+        if let yieldMilliseconds, !(options.endpointMilliseconds...10_000).contains(yieldMilliseconds) {
             throw ValidationError("--yield-ms must be between --endpoint-ms (\(options.endpointMilliseconds)) and 10000 milliseconds: a pause that ends a turn cannot be shorter than one that ends an utterance")
         }
     }
