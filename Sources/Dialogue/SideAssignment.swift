@@ -3,7 +3,8 @@
 public struct SideAssignment: Sendable, Hashable {
     /// What gave the turn its side.
     public enum Basis: String, Sendable, Hashable {
-        /// The side whose turn it was: alternating turns, one language heard.
+        /// The side whose turn it was: alternating turns, one language heard; or both
+        /// readings the same short words, which no language tells apart.
         case turnOrder = "turn"
         /// The language heard: the utterance was read in both languages and given to the
         /// side whose language won.

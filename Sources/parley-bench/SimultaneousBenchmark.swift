@@ -104,10 +104,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             ? BenchmarkReport(area: "simultaneous-selection", title: "Simultaneous interpretation, a selection",
                               command: "\(command) -- --trials \(trials) \(selection)")
             : BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation", command: command)
-        let yielding = yieldMilliseconds.map { "\($0) ms" } ?? "parley's default"
+        let ending = yieldMilliseconds.map { "at the yield silence (`--yield-ms`, \($0) ms)" } ?? "at the 500 ms endpoint"
         let pausing = pauses == .short ? "0.25 s pauses, one utterance to the 500 ms endpoint"
-            : "pauses of 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences; a simultaneous turn ends at "
-                + "the yield silence (`--yield-ms`, \(yielding))"
+            : "pauses of 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences; a simultaneous turn ends \(ending)"
         report.add("Passages of continuous English built from the recordings of pocketsphinx-testdata (`LongSpeechPassages`: "
             + "each clip's silent edges trimmed, \(pausing); the fourth is the "
             + "twelve clips followed by LibriVox sentences 0920 and 0880), played with `paplay` into the test server's "
