@@ -53,11 +53,13 @@ public import ParleyCore
 ///   agree later.) At the endpoint, `commitBeforeGap` commits the final decode's words
 ///   before the gap and slides the window to it, for the rest to be decoded again without
 ///   the prompt.
+/// - **No tail the speech cannot hold.** At the endpoint, the final decode's new words are
+///   kept only as far as the speech heard after the committed words can hold them.
 /// - **No loops.** A hypothesis that writes one phrase over and over is cut where the loop
 ///   begins (`loopStart`): the cut hypothesis reads as stopped early.
-/// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end, or
-///   that repeat the committed text's last words at its start (a window cut inside a word),
-///   are not new.
+/// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
+///   that repeat the committed text's last words at its start, or whose first word is the end
+///   of the last committed word begun inside it (a window cut inside a word), are not new.
 public struct ClauseCommitter: Sendable {
     /// Shortest gap between words that ends a clause of `clauseWords` or more.
     public static let clausePause = 0.25
@@ -83,6 +85,12 @@ public struct ClauseCommitter: Sendable {
     /// as often as early, and a word cut at its start is lost, where one cut at its end is
     /// only heard again (and dropped as a repeat).
     public static let windowLead = 0.1
+    /// How far past the last committed word's end a word written as that word's ending may
+    /// begin and still be taken as its end heard again: the alignment's own slack.
+    public static let fragmentSlack = 0.05
+    /// The least speech a letter of a tail's word takes, in seconds: 25 letters a second,
+    /// faster than anyone speaks (careful speech is 10–15).
+    public static let shortestLetter = 0.04
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
     /// Speech heard past a word's longest length, before the next word, that shows the decode
@@ -113,6 +121,9 @@ public struct ClauseCommitter: Sendable {
     public private(set) var gapCount = 0
     /// How many decodes were cut where they began to loop (`loopStart`).
     public private(set) var loopCount = 0
+    /// How many words of the tail were dropped as more than the speech after the committed
+    /// words holds (`finish`).
+    public private(set) var unheardCount = 0
     /// Whether a decode left speech out in a gap (`wordAcrossGap`) and no words were committed
     /// since: decodes go without the prompt until some are.
     public private(set) var leftSpeechOut = false
@@ -197,10 +208,36 @@ public struct ClauseCommitter: Sendable {
     /// The endpoint: the final decode's words of the last window are the tail. Returns every
     /// clause not handed on yet (the committed words of an open clause and the tail), each
     /// marked `isTail`: they were committed at the endpoint.
-    public mutating func finish(tail words: [RecognizedWord], heardUntil: Double) -> [RecognizedClause] {
-        committed += newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words)
+    ///
+    /// With `speech`, the tail's new words must fit the speech the detector heard after the
+    /// committed words, at `shortestLetter` a letter: a last window that holds little more than
+    /// the end of a committed word, decoded after the committed text as its prompt, is
+    /// sometimes written as that text again ("… amiable himself. an ill-disposed young man."
+    /// in 0.3 s). New words past what fits are not what was said, nor the words of the sentence
+    /// they continue: the tail is kept to its last sentence end.
+    public mutating func finish(tail words: [RecognizedWord], heardUntil: Double,
+                                speech: SpeechTimeline? = nil) -> [RecognizedClause] {
+        var fresh = newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words)
+        if let speech {
+            let heard = speech.speech(from: committed.last?.end ?? windowStart, to: heardUntil)
+            let count = fresh.count
+            while !fresh.isEmpty, Self.shortestLength(of: fresh) > heard {
+                fresh.removeLast()
+            }
+            // Nor is the sentence they continue: the tail is kept to its last sentence end.
+            if fresh.count < count {
+                fresh = Array(fresh.prefix((fresh.lastIndex { Self.endsSentence($0.text) } ?? -1) + 1))
+            }
+            unheardCount += count - fresh.count
+        }
+        committed += fresh
         pending = []
         return closeClauses(heardUntil: heardUntil, silent: true, atEnd: true)
+    }
+
+    /// The least speech `words` take to say: `shortestLetter` a letter.
+    static func shortestLength(of words: [RecognizedWord]) -> Double {
+        Double(words.reduce(0) { $0 + normalized($1.text).count }) * shortestLetter
     }
 
     /// The first of `words` after which the detector heard `unwrittenSpeech` of speech that no
@@ -225,6 +262,12 @@ public struct ClauseCommitter: Sendable {
                 fresh.removeFirst(count)
                 break
             }
+        }
+        // A window that starts inside the last committed word can hear its end as a word of
+        // its own ("nd" of "and"), begun before the committed word ended.
+        if let first = fresh.first, first.start < last.end + Self.fragmentSlack {
+            let (head, tail) = (Self.normalized(first.text), Self.normalized(last.text))
+            if !head.isEmpty, head.count < tail.count, tail.hasSuffix(head) { fresh.removeFirst() }
         }
         return fresh
     }

@@ -135,7 +135,7 @@ struct CommitDecodes: Sendable {
                 tail = []
             }
         }
-        _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000)
+        _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000, speech: speech)
         let clauses = committer.clauses.map { $0.shifted(by: origin) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,

@@ -222,6 +222,32 @@ import Testing
         #expect(committer.clauses.map(\.text) == ["It rained all day.", "Then the sun came out."])
     }
 
+    @Test("a window that starts inside the last committed word and hears its end as a word commits it not again; a word after the committed one that merely ends like it is new")
+    func fragments() {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let first = Self.words("It rained all day and", from: 0)
+        _ = committer.hypothesis(first, heardUntil: 4.0, silent: true)
+        _ = committer.hypothesis(first, heardUntil: 4.1, silent: true)
+        #expect(committer.clauses.map(\.text) == ["It rained all day and"])
+        let and = committer.committed[committer.committed.count - 1]
+        // "nd": the end of "and", from inside it to past its end (its middle after it).
+        let heard = [RecognizedWord(text: "nd", start: and.end - 0.05, end: and.end + 0.2, confidence: 0.3)]
+            + Self.words("then the sun came out.", from: and.end + 0.3)
+        _ = committer.hypothesis(heard, heardUntil: 6.5, silent: true)
+        _ = committer.hypothesis(heard, heardUntil: 6.6, silent: true)
+        #expect(committer.clauses.map(\.text) == ["It rained all day and", "then the sun came out."])
+
+        // "man" then "an" said after it: a word of its own, begun after "man" ended.
+        var other = ClauseCommitter(policy: .localAgreement)
+        let man = Self.words("there was a man", from: 0)
+        _ = other.hypothesis(man, heardUntil: 2.5, silent: true)
+        _ = other.hypothesis(man, heardUntil: 2.6, silent: true)
+        let next = Self.words("an old man.", from: man[3].end + 0.25)
+        _ = other.hypothesis(next, heardUntil: 4.0, silent: true)
+        _ = other.hypothesis(next, heardUntil: 4.1, silent: true)
+        #expect(other.clauses.map(\.text).joined(separator: " ") == "there was a man an old man.")
+    }
+
     @Test("the tail at the endpoint joins the committed words of the open clause, and the clauses hold every word once")
     func tail() {
         var committer = ClauseCommitter(policy: .localAgreement)
@@ -234,6 +260,48 @@ import Testing
         #expect(last.map(\.text) == ["I would like a coffee"])
         #expect(last.last?.isTail == true)
         #expect(committer.clauses.map(\.text).joined(separator: " ") == "Good morning. I would like a coffee")
+    }
+
+    @Test("at the endpoint, tail words the speech after the committed words cannot hold are not committed; a tail the speech holds is whole")
+    func tailTheSpeechCannotHold() {
+        // 5.6 s of speech (the detector's hangover after the last word), then silence to 6.0 s.
+        var speech = SpeechTimeline()
+        speech.append(Int(5.6 * 16_000), speech: true)
+        speech.append(Int(0.4 * 16_000), speech: false)
+        let said = Self.words("He was not an ill-disposed young man. He might even have been made amiable himself.", from: 0.2)
+        #expect(abs(said.last!.end - 5.4) < 0.01)
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(said, heardUntil: 5.6, silent: true, speech: speech)
+        _ = committer.hypothesis(said, heardUntil: 5.7, silent: true, speech: speech)
+        #expect(committer.clauses.map(\.text).joined(separator: " ") == RecognizedWord.line(said.map(\.text)))
+        // The last window holds the end of "himself." and silence; the final decode writes the
+        // committed text again after it, in the 0.2 s of speech there is: 20 letters, of which
+        // "an" would fit, but not the sentence it begins.
+        let again = Self.words("an ill-disposed young man.", from: 5.35, gap: -0.2)
+        let last = committer.finish(tail: again, heardUntil: 6.0, speech: speech)
+        #expect(last.isEmpty, "\(last.map(\.text))")
+        #expect(committer.unheardCount == 4)
+
+        // Words said before it, "… amiable himself.", are kept to their sentence's end.
+        var open = ClauseCommitter(policy: .localAgreement)
+        let first = Array(said.prefix(13))
+        _ = open.hypothesis(first, heardUntil: 5.0, silent: false, speech: speech)
+        _ = open.hypothesis(first, heardUntil: 5.1, silent: false, speech: speech)
+        #expect(open.committed.count == 13)
+        let tail = open.finish(tail: Array(said.suffix(2)) + again, heardUntil: 6.0, speech: speech)
+        #expect(tail.map(\.text).last?.hasSuffix("amiable himself.") == true, "\(tail.map(\.text))")
+        #expect(open.unheardCount == 4)
+
+        // The same tail after speech long enough to say it is kept.
+        var longer = SpeechTimeline()
+        longer.append(Int(6.8 * 16_000), speech: true)
+        longer.append(Int(0.5 * 16_000), speech: false)
+        var other = ClauseCommitter(policy: .localAgreement)
+        _ = other.hypothesis(said, heardUntil: 5.6, silent: false, speech: longer)
+        _ = other.hypothesis(said, heardUntil: 5.7, silent: false, speech: longer)
+        let whole = other.finish(tail: Self.words("an ill-disposed young man.", from: 5.45), heardUntil: 7.3, speech: longer)
+        #expect(whole.map(\.text) == ["an ill-disposed young man."])
+        #expect(other.unheardCount == 0)
     }
 
     @Test("a window that grows past the longest window slides to its last committed word")
