@@ -17,6 +17,13 @@ extension ClauseCommitter {
             .map(Character.init))
     }
 
+    /// Whether `key` (a normalized word) is two or three Latin consonants that are not an
+    /// abbreviation: a piece of a word ("nd"), not a word ("Mr", "y" and "w" are words).
+    static func isConsonantPiece(_ key: String) -> Bool {
+        (2...3).contains(key.count) && !abbreviations.contains(key) && !["hmm", "shh", "nth", "pst"].contains(key)
+            && key.unicodeScalars.allSatisfy { "bcdfghjklmnpqrstvwxz".unicodeScalars.contains($0) }
+    }
+
     /// Whether Whisper wrote `word` as cut off or trailing away.
     static func trailsOff(_ word: String) -> Bool {
         word.hasSuffix("...") || word.hasSuffix("…") || word.hasSuffix("-")

@@ -237,6 +237,28 @@ import Testing
         _ = committer.hypothesis(heard, heardUntil: 6.6, silent: true)
         #expect(committer.clauses.map(\.text) == ["It rained all day and", "then the sun came out."])
 
+        // "nd" after "woman": a piece of consonants, no word; "Mr." after "And" is a word.
+        var woman = ClauseCommitter(policy: .localAgreement)
+        let had = Self.words("had he married a woman", from: 0)
+        _ = woman.hypothesis(had, heardUntil: 2.5, silent: true)
+        _ = woman.hypothesis(had, heardUntil: 2.6, silent: true)
+        let end = woman.committed[woman.committed.count - 1].end
+        let piece = [RecognizedWord(text: "nd", start: end - 0.08, end: end + 0.12, confidence: 0.4)]
+            + Self.words("he might", from: end + 0.2)
+        _ = woman.hypothesis(piece, heardUntil: 4.0, silent: true)
+        _ = woman.hypothesis(piece, heardUntil: 4.1, silent: true)
+        #expect(woman.committed.map(\.text) == ["had", "he", "married", "a", "woman", "he", "might"])
+        var mister = ClauseCommitter(policy: .localAgreement)
+        let said = Self.words("and so on and", from: 0)
+        _ = mister.hypothesis(said, heardUntil: 2.0, silent: true)
+        _ = mister.hypothesis(said, heardUntil: 2.1, silent: true)
+        let andEnd = mister.committed[mister.committed.count - 1].end
+        let title = [RecognizedWord(text: "Mr.", start: andEnd - 0.05, end: andEnd + 0.25, confidence: 0.9)]
+            + Self.words("John came in", from: andEnd + 0.3)
+        _ = mister.hypothesis(title, heardUntil: 4.0, silent: true)
+        _ = mister.hypothesis(title, heardUntil: 4.1, silent: true)
+        #expect(mister.committed.map(\.text) == ["and", "so", "on", "and", "Mr.", "John", "came", "in"])
+
         // "man" then "an" said after it: a word of its own, begun after "man" ended.
         var other = ClauseCommitter(policy: .localAgreement)
         let man = Self.words("there was a man", from: 0)
