@@ -79,8 +79,14 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var commitPolicy: CommitPolicy = .localAgreement
     /// In simultaneous interpretation on the microphone both sides share, the silence in
     /// milliseconds that ends a side's turn and hands the floor on (`--yield-ms`); a shorter
-    /// pause ends a clause. Nil: the endpoint ends the turn. Never below `endpointMilliseconds`.
-    public var yieldMilliseconds: Int?
+    /// pause ends a clause. Nil: the endpoint ends the turn. Below `endpointMilliseconds`, the
+    /// endpoint ends it.
+    public var yieldMilliseconds: Int? = DialogueConfiguration.defaultYieldMilliseconds
+
+    /// The yield silence with no `--yield-ms`: above the 0.6–1.0 s pauses between one
+    /// person's sentences, below the time a listener waits before answering a translation
+    /// that has ended.
+    public static let defaultYieldMilliseconds = 1500
 
     /// Creates a configuration; the defaults are those of `parley` with no options.
     public init(sideA: SideSettings, sideB: SideSettings, endpointMilliseconds: Int = 500,

@@ -104,8 +104,8 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             ? BenchmarkReport(area: "simultaneous-selection", title: "Simultaneous interpretation, a selection",
                               command: "\(command) -- --trials \(trials) \(selection)")
             : BenchmarkReport(area: "simultaneous", title: "Simultaneous interpretation", command: command)
-        let ending = yieldMilliseconds.map { "at the yield silence (`--yield-ms`, \($0) ms)" } ?? "at the 500 ms endpoint"
-        let pausing = pauses == .short ? "0.25 s pauses, one utterance to the 500 ms endpoint"
+        let ending = "at the yield silence (`--yield-ms`, \(yieldMilliseconds.map { "\($0) ms" } ?? "parley's default"))"
+        let pausing = pauses == .short ? "0.25 s pauses, one utterance to its end"
             : "pauses of 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences; a simultaneous turn ends \(ending)"
         report.add("Passages of continuous English built from the recordings of pocketsphinx-testdata (`LongSpeechPassages`: "
             + "each clip's silent edges trimmed, \(pausing); the fourth is the "

@@ -55,7 +55,7 @@ struct DialogueCommand: AsyncParsableCommand {
     var turns: TurnsOption = .alternate
 
     @Option(name: .customLong("yield-ms"), parsing: .unconditional,
-            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on. 1500 keeps a person's sentences, paused 0.6-1.0 s, in one turn. Default: none, the endpoint ends the turn (a longer silence after the last word is sometimes read as words).",
+            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on. The default, 1500, keeps a person's sentences, paused 0.6-1.0 s, in one turn; --yield-ms equal to --endpoint-ms ends the turn at the endpoint.",
                                valueName: "ms"))
     var yieldMilliseconds: Int?
 
@@ -143,7 +143,7 @@ struct DialogueCommand: AsyncParsableCommand {
                 sideA: SideSettings(locale: sides.0), sideB: SideSettings(locale: sides.1),
                 endpointMilliseconds: options.endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
-            configuration.yieldMilliseconds = yieldMilliseconds
+            if let yieldMilliseconds { configuration.yieldMilliseconds = yieldMilliseconds }
             var (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
                                                                          devices: devices))

@@ -48,7 +48,7 @@ struct SeparateDevicesTests {
     @Test("with a microphone each, a clause is spoken to B while A's microphone stays open")
     func simultaneousOnTwoDevices() async throws {
         let audioB = FakeAudio()
-        let rig = rig(audioB) { $0.simultaneous = true; $0.yieldMilliseconds = 1500 }
+        let rig = rig(audioB) { $0.simultaneous = true }
         try await rig.start()
         try await rig.waitUntil("A listens") { rig.audio.isListening }
         #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500,

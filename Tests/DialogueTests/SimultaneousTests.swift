@@ -137,10 +137,14 @@ struct SimultaneousTests {
         #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500)
     }
 
-    @Test("with a yield silence a simultaneous turn ends there, not at the endpoint: a pause ends a clause, not the floor")
+    @Test("a simultaneous turn ends at the yield silence, 1500 ms by default, not at the endpoint: a pause ends a clause, not the floor")
     func theYieldSilenceEndsTheTurn() async throws {
         let rig = try await simultaneousRig()
-        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500, "none by default: the endpoint")
+        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 1500, "the default yield silence")
+        let atTheEndpoint = TestRig(configure: { $0.simultaneous = true; $0.yieldMilliseconds = nil })
+        try await atTheEndpoint.start()
+        try await atTheEndpoint.waitUntil("A listens") { atTheEndpoint.audio.isListening }
+        #expect(atTheEndpoint.recognizer.requests.first?.options.endpointMilliseconds == 500, "none: the endpoint")
         let chosen = TestRig(configure: { $0.simultaneous = true; $0.yieldMilliseconds = 2200 })
         try await chosen.start()
         try await chosen.waitUntil("A listens") { chosen.audio.isListening }

@@ -25,10 +25,10 @@ struct SharedMicrophoneTests {
         try scene(latency: latency, decibels: decibels)
     }
 
-    @Test("simultaneous with --yield-ms 1500: a pause shorter than the yield silence ends a clause, not the floor; A's sentences are one turn of A's, and B's question afterwards is B's",
+    @Test("simultaneous, with the default yield silence: a pause shorter than it ends a clause, not the floor; A's sentences are one turn of A's, and B's question afterwards is B's",
           arguments: [(40, -6.0), (100, -12.0)])
     func simultaneousKeepsTheFloor(latency: Int, decibels: Double) throws {
-        try scene(latency: latency, decibels: decibels, options: ["--simultaneous", "--yield-ms", "1500"])
+        try scene(latency: latency, decibels: decibels, options: ["--simultaneous"])
     }
 
     /// A's three sentences with natural pauses, then B's question, on one microphone in an echo
