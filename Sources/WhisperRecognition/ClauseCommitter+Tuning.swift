@@ -26,8 +26,8 @@ extension ClauseCommitter {
     /// as often as early, and a word cut at its start is lost, where one cut at its end is
     /// only heard again (and dropped as a repeat).
     public static let windowLead = 0.1
-    /// How far past the last committed word's end a word written as that word's ending may
-    /// begin and still be taken as its end heard again: the alignment's own slack.
+    /// How far past the last committed word's end a word written as a piece of it may begin
+    /// and still be taken as that word heard again: the alignment's own slack.
     public static let fragmentSlack = 0.05
     /// The least speech a letter of a tail's word takes, in seconds: 25 letters a second,
     /// faster than anyone speaks (careful speech is 10–15).

@@ -58,8 +58,9 @@ public import ParleyCore
 /// - **No loops.** A hypothesis that writes one phrase over and over is cut where the loop
 ///   begins (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
-///   that repeat the committed text's last words at its start, or whose first word is the end
-///   of the last committed word begun inside it (a window cut inside a word), are not new.
+///   or that repeat the committed text's last words at its start, are not new; nor is a first
+///   word begun inside the last committed word that is a piece of it: its end, or two or
+///   three consonants (a window cut inside a word).
 public struct ClauseCommitter: Sendable {
     public let policy: CommitPolicy
     /// AlignAtt's margin, in seconds.

@@ -99,4 +99,19 @@ struct RecognitionCorpus {
     static func wordErrors(_ hypothesis: String, _ reference: String) -> Int {
         editDistance(reference.split(separator: " "), hypothesis.split(separator: " "))
     }
+
+    /// How many of `reference`'s words `hypothesis` does not have, in order: the reference's
+    /// words less their longest common subsequence (a word left out or read as another).
+    static func wordsMissing(_ hypothesis: String, _ reference: String) -> Int {
+        let (said, heard) = (reference.split(separator: " "), hypothesis.split(separator: " "))
+        var previous = Array(repeating: 0, count: heard.count + 1)
+        for word in said {
+            var current = [0]
+            for (index, other) in heard.enumerated() {
+                current.append(word == other ? previous[index] + 1 : max(previous[index + 1], current[index]))
+            }
+            previous = current
+        }
+        return said.count - (previous.last ?? 0)
+    }
 }

@@ -133,6 +133,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "turn-based run's `text` for the same passage (the whole-utterance decode). *WER vs reference*: the "
             + "committed text (turn-based: `text`) against the recordings' transcripts. Words in lower case, no "
             + "punctuation, numbers up to twelve spelled.")
+        report.add("- *words lost / min*: the reference's words the committed text does not have (left out, or read as "
+            + "another word; the reference less the longest sequence of words both share in order), per minute of "
+            + "passage played.")
         report.add("- ×: simultaneous ÷ turn-based, of *first audio after the start* and of *lag at end* (below 1: sooner).")
         report.add("")
         report.add("Targets: median ear-voice span ≤ 2.0 s; committed WER within 1.5 points of the final text's "
@@ -144,14 +147,14 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "the fastest (the limit is 1.5×).")
         report.add("")
         let header = ["mode", "clauses", "EVS median", "EVS p90", "commit", "sped up", "first audio after start", "first audio before end",
-                      "lag at end", "WER vs final", "WER vs reference", "× first audio", "× lag at end"]
+                      "lag at end", "WER vs final", "WER vs reference", "words lost / min", "× first audio", "× lag at end"]
         for (index, passage) in passages.enumerated() {
             report.add("### \(passage.name), \(Self.words(passage.reference)) words, played \(String(format: "%.1f", passage.seconds)) s")
             report.add("")
             let base = outcomes[index][.turnBased] ?? []
             report.addTable(header: header, rows: Mode.allCases.filter { outcomes[index][$0] != nil }.map { mode in
                 row(mode, outcomes[index][mode] ?? [], base: base,
-                    references: Array(repeating: passage.reference, count: outcomes[index][mode]?.count ?? 0))
+                    references: Array(repeating: (passage.reference, passage.seconds), count: outcomes[index][mode]?.count ?? 0))
             })
         }
         report.add("### All passages pooled")
@@ -159,7 +162,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         report.addTable(header: header, rows: Mode.allCases.filter { mode in outcomes.contains { $0[mode] != nil } }.map { mode in
             let runs = passages.indices.flatMap { outcomes[$0][mode] ?? [] }
             let base = passages.indices.flatMap { outcomes[$0][.turnBased] ?? [] }
-            let references = passages.indices.flatMap { index in Array(repeating: passages[index].reference, count: trials) }
+            let references = passages.indices.flatMap { index in
+                Array(repeating: (passages[index].reference, passages[index].seconds), count: outcomes[index][mode]?.count ?? 0)
+            }
             return row(mode, runs, base: base, references: references)
         })
         report.add("Medians over passages (and runs); EVS over every clause; WER pooled as errors over words; × of the sums.")
@@ -175,9 +180,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     }
 
     /// One table row over `runs` of a mode; `base` are the turn-based runs in the same order, and
-    /// `references` the transcripts of the runs' passages.
+    /// `references` the transcripts of the runs' passages with the seconds each was played.
     private func row(_ mode: Mode, _ runs: [SimultaneousTrial.Outcome], base: [SimultaneousTrial.Outcome],
-                     references: [String]) -> [String] {
+                     references: [(text: String, seconds: Double)]) -> [String] {
         let turnBased = mode == .turnBased
         let spans = turnBased ? runs.compactMap { run in run.firstTranslated.map { $0 - run.passageEnd } }
             : runs.flatMap(\.earVoiceSpans)
@@ -187,11 +192,14 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         let baseFirst = base.compactMap { run in run.firstTranslated.map { $0 - run.passageStart } }
         let baseLags = base.compactMap { run in run.lastTranslated.map { $0 - run.passageEnd } }
         let versusFinal = zip(runs, base).map { (Self.spoken($0.committed), Self.spoken($1.text)) }
-        let versusReference = zip(runs, references).map { (Self.spoken($0.committed), $1) }
+        let versusReference = zip(runs, references).map { (Self.spoken($0.committed), $1.text) }
+        let lost = versusReference.map { RecognitionCorpus.wordsMissing($0.0, $0.1) }.reduce(0, +)
+        let minutes = references.prefix(runs.count).map(\.seconds).reduce(0, +) / 60
         return [mode.label, turnBased ? "\(runs.count) whole turn(s)" : "\(runs.map(\.clauses).reduce(0, +))",
                 Self.median(spans), Self.percentile(spans, 0.9), Self.median(runs.flatMap(\.commitLatencies)),
                 Self.spedUp(runs.flatMap(\.speeds)), Self.median(firstAfterStart), Self.median(firstBeforeEnd),
                 Self.median(lags), Self.wer(versusFinal), Self.wer(versusReference),
+                minutes > 0 ? String(format: "%.1f (%d in %.1f min)", Double(lost) / minutes, lost, minutes) : "–",
                 Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags)]
     }
 
