@@ -55,10 +55,11 @@ extension TurnCoordinator {
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source(for: side) else { return setState(.idle(side)) }
-        // With a yield silence, on the microphone both sides share, a simultaneous turn goes on
-        // across the speaker's pauses: a pause ends a clause, and only the yield silence ends
-        // the turn. With a microphone each, the microphone tells who speaks.
-        let yield = simultaneous && !stages.hasSeparateDevices ? configuration.yieldMilliseconds : nil
+        // A simultaneous turn goes on across the speaker's pauses: a pause ends a clause, and
+        // only the yield silence ends the turn. With a microphone each too: the other side's
+        // microphone is heard only on its turn, and what the speaker says after a pause that
+        // ended the turn would be heard by no one.
+        let yield = simultaneous ? configuration.yieldMilliseconds : nil
         let endpoint = max(configuration.endpointMilliseconds, yield ?? 0)
         let options = RecognitionOptions.conversation(endpointMilliseconds: endpoint,
                                                       interpreting: simultaneous ? configuration.commitPolicy : nil)

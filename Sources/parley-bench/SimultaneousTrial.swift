@@ -70,6 +70,9 @@ struct SimultaneousTrial {
 
     static let microphone = "parley_mic"
     static let speaker = "parley_speaker"
+    /// How long after the passage has played, and after its last turn was written, no turn of
+    /// A's more is awaited: above the yield silence and a clause's translation.
+    static let settled = 6.0
     /// The echo room's path from the speaker to the microphone, in ms (at 0 dB).
     static let echoRoomLatency = 40
 
@@ -105,17 +108,21 @@ struct SimultaneousTrial {
         Thread.sleep(forTimeInterval: 0.3)
         let played = try ProcessRunner.run(["paplay", "--device=\(Self.microphone)", file], timeout: 120)
         guard played.status == 0 else { throw BenchmarkFailure("paplay failed: \(played.stderr)") }
-        // The turn is written once its translation has been spoken.
+        // A turn is written once its translation has been spoken. The passage may be several
+        // turns of A's (with a microphone each, every pause the endpoint hears ends one): every
+        // one is read, until no more has come for `settled` seconds.
         let deadline = Date().addingTimeInterval(180)
         var lines: [TranscriptLine] = []
-        while lines.isEmpty {
+        var changed = Date()
+        while lines.isEmpty || Date().timeIntervalSince(changed) < Self.settled {
             guard Date() < deadline else {
                 let written = (try? String(contentsOfFile: transcript, encoding: .utf8)) ?? ""
                 throw BenchmarkFailure("no turn of side A could be read from the transcript (\(mode.label)); parley printed "
                     + "'→ es-ES' \(dialog.count("→ es-ES")) times; the transcript holds: \(written.suffix(1_000))")
             }
             Thread.sleep(forTimeInterval: 0.2)
-            lines = Self.turns(transcript)
+            let now = Self.turns(transcript)
+            if now.count != lines.count { (lines, changed) = (now, Date()) }
         }
         try dialog.waitFor("B (es-ES), your turn", moreThan: 0, timeout: 60)
         Thread.sleep(forTimeInterval: 1.5)

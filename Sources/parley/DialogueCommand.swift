@@ -55,7 +55,7 @@ struct DialogueCommand: AsyncParsableCommand {
     var turns: TurnsOption = .alternate
 
     @Option(name: .customLong("yield-ms"), parsing: .unconditional,
-            help: ArgumentHelp("In simultaneous interpretation on one shared microphone, the silence that ends a speaker's turn and hands the floor to the other side (with a microphone each, the endpoint ends it); a shorter pause ends a clause, which is translated and spoken while the turn goes on. The default, 1500, keeps a person's sentences, paused 0.6-1.0 s, in one turn; --yield-ms equal to --endpoint-ms ends the turn at the endpoint.",
+            help: ArgumentHelp("In simultaneous interpretation, the silence that ends a speaker's turn and hands the floor to the other side; a shorter pause ends a clause, which is translated and spoken while the turn goes on. The default, 1500, keeps a person's sentences, paused 0.6-1.0 s, in one turn; --yield-ms equal to --endpoint-ms ends the turn at the endpoint.",
                                valueName: "ms"))
     var yieldMilliseconds: Int?
 

@@ -45,14 +45,14 @@ struct SeparateDevicesTests {
         #expect(audioB.playedChunks.count == playedToB, "B does not hear its own translation")
     }
 
-    @Test("with a microphone each, a clause is spoken to B while A's microphone stays open")
+    @Test("with a microphone each, a clause is spoken to B while A's microphone stays open, and the yield silence ends A's turn")
     func simultaneousOnTwoDevices() async throws {
         let audioB = FakeAudio()
         let rig = rig(audioB) { $0.simultaneous = true }
         try await rig.start()
         try await rig.waitUntil("A listens") { rig.audio.isListening }
-        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == 500,
-                "the microphone tells who speaks: the endpoint, not the yield silence, ends the turn")
+        #expect(rig.recognizer.requests.first?.options.endpointMilliseconds == DialogueConfiguration.defaultYieldMilliseconds,
+                "the yield silence ends the turn: B's microphone is not heard on A's turn, and A's next sentence after a pause would be lost")
         let clause = SimultaneousTests.first
         rig.recognizer.script([[.speechStarted(at: 0.4), .clause(clause)]])
         rig.audio.feed()
