@@ -144,8 +144,9 @@ extension TurnCoordinator {
         guard let heard, var draft = heard.draft(for: heard.side, configuration: configuration) else {
             return await passOver(turn.side, held: held, reason: "no words", nobody: true)
         }
+        // Too unsure to be words is neither an interruption nor the speaker going on.
         if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "")
-            ?? (heard.side == turn.side ? BargeInWatch.tooUnsure(draft.text, confidence: draft.confidence) : nil) {
+            ?? BargeInWatch.tooUnsure(draft.text, confidence: draft.confidence) {
             return await passOver(turn.side, held: held, reason: reason)
         }
         guard state != .ended else { return }

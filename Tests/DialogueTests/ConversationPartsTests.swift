@@ -116,3 +116,14 @@ struct ConversationPartsTests {
         #expect(!interpreter.isCurrent(second) && afterStop == nil)
     }
 }
+
+@Suite struct BargeInWatchReadingTests {
+    @Test("up to three words read with less than 30 % confidence are too unsure to stop a translation; more words, or surer ones, are not")
+    func unsureReadings() {
+        #expect(BargeInWatch.tooUnsure("Where are you?", confidence: 0.27) != nil)
+        #expect(BargeInWatch.tooUnsure("Enlace", confidence: 0.14) != nil)
+        #expect(BargeInWatch.tooUnsure("Where are you going?", confidence: 0.27) == nil)
+        #expect(BargeInWatch.tooUnsure("Where are you?", confidence: 0.45) == nil)
+        #expect(BargeInWatch.tooUnsure("Where are you?", confidence: nil) == nil)
+    }
+}

@@ -90,16 +90,20 @@ struct BargeInWatch: Sendable {
         return nil
     }
 
-    /// Below this confidence, a reading of one or two words is too unsure to stop a translation.
+    /// Below this confidence, a reading of up to `unsureWords` words is too unsure to stop a
+    /// translation.
     static let unsureConfidence = 0.3
+    /// The most words a reading too unsure to stop a translation has.
+    static let unsureWords = 3
 
     /// Why a reading of sound over a translation is too unsure to stop it, or nil when it is
-    /// sure enough: one or two words the recognizer gave less than `unsureConfidence`, which
-    /// is the translation's echo read as a word more often than a person ("em" read as
-    /// "Enlace", 14 %). A person who interrupts says more, or says it clearly.
+    /// sure enough: up to three words the recognizer gave less than `unsureConfidence`, which
+    /// is the translation's echo read as words more often than a person ("em" read as
+    /// "Enlace", 14 %; "Where are you?", 27 %, for the echo of "Where is the season of…").
+    /// A person who interrupts says more, or says it clearly.
     static func tooUnsure(_ text: String, confidence: Double?) -> String? {
         let heard = words(text)
-        guard let confidence, heard.count <= 2, confidence < unsureConfidence else { return nil }
+        guard let confidence, heard.count <= unsureWords, confidence < unsureConfidence else { return nil }
         return "too unsure to stop it ('\(heard.joined(separator: " "))', \(Int((confidence * 100).rounded())) %)"
     }
 
