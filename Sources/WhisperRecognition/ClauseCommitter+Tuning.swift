@@ -32,6 +32,9 @@ extension ClauseCommitter {
     /// The least speech a letter of a tail's word takes, in seconds: 25 letters a second,
     /// faster than anyone speaks (careful speech is 10–15).
     public static let shortestLetter = 0.04
+    /// The least speech a letter of words said again takes, in seconds: 17 letters a second,
+    /// a fast speaker's pace (the LibriVox readers say 11–13, pauses left out).
+    public static let spokenLetter = 0.06
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
     /// Speech heard past a word's longest length, before the next word, that shows the decode
@@ -44,7 +47,16 @@ extension ClauseCommitter {
     public static func longestWord(letters: Int) -> Double { 0.3 + 0.12 * Double(letters) }
 
     /// The least speech `words` take to say: `shortestLetter` a letter.
-    static func shortestLength(of words: [RecognizedWord]) -> Double {
-        Double(words.reduce(0) { $0 + normalized($1.text).count }) * shortestLetter
+    static func shortestLength(of words: ArraySlice<RecognizedWord>) -> Double {
+        Double(letters(in: words)) * shortestLetter
+    }
+
+    /// The speech `words` take at a speaker's pace: `spokenLetter` a letter.
+    static func spokenLength(of words: ArraySlice<RecognizedWord>) -> Double {
+        Double(letters(in: words)) * spokenLetter
+    }
+
+    private static func letters(in words: ArraySlice<RecognizedWord>) -> Int {
+        words.reduce(0) { $0 + normalized($1.text).count }
     }
 }

@@ -24,6 +24,24 @@ extension ClauseCommitter {
             && key.unicodeScalars.allSatisfy { "bcdfghjklmnpqrstvwxz".unicodeScalars.contains($0) }
     }
 
+    /// Where the longest run of two or more of `fresh`'s last words begins that copies words of
+    /// `committed` in a row: the first may be the end of a committed word, the last its start
+    /// ("ill-" of "ill-disposed"). Nil when there is none.
+    static func copiedRun(in fresh: [RecognizedWord], of committed: ArraySlice<RecognizedWord>) -> Int? {
+        let keys = fresh.map { normalized($0.text) }, said = committed.map { normalized($0.text) }
+        return keys.indices.dropLast().first { start in
+            let run = keys[start...]
+            guard !run.contains(where: \.isEmpty), run.count <= said.count else { return false }
+            return (0...(said.count - run.count)).contains { origin in
+                run.enumerated().allSatisfy { offset, key in
+                    let word = said[origin + offset]
+                    return word == key || (offset == 0 && word.hasSuffix(key))
+                        || (offset == run.count - 1 && word.hasPrefix(key))
+                }
+            }
+        }
+    }
+
     /// Whether Whisper wrote `word` as cut off or trailing away.
     static func trailsOff(_ word: String) -> Bool {
         word.hasSuffix("...") || word.hasSuffix("…") || word.hasSuffix("-")

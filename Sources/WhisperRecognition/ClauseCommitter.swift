@@ -54,7 +54,8 @@ public import ParleyCore
 ///   before the gap and slides the window to it, for the rest to be decoded again without
 ///   the prompt.
 /// - **No tail the speech cannot hold.** At the endpoint, the final decode's new words are
-///   kept only as far as the speech heard after the committed words can hold them.
+///   kept only as far as the speech heard after the committed words can hold them, and words
+///   that copy the committed text only where it holds them at a fast speaker's pace.
 /// - **No loops.** A hypothesis that writes one phrase over and over is cut where the loop
 ///   begins (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
@@ -173,16 +174,27 @@ public struct ClauseCommitter: Sendable {
     /// committed words, at `shortestLetter` a letter: a last window that holds little more than
     /// the end of a committed word, decoded after the committed text as its prompt, is
     /// sometimes written as that text again ("… amiable himself. an ill-disposed young man."
-    /// in 0.3 s). New words past what fits are not what was said, nor the words of the sentence
-    /// they continue: the tail is kept to its last sentence end.
+    /// in 0.3 s). Words at the tail's end that copy two or more committed words in a row ("not
+    /// an ill-" of "not an ill-disposed") must fit at `spokenLetter` a letter, a fast
+    /// speaker's pace: a person says a phrase again in about the time it took, a copy of the
+    /// prompt takes none.
+    /// New words past what fits are not what was said, nor the words of the sentence they
+    /// continue: the tail is kept to its last sentence end.
     public mutating func finish(tail words: [RecognizedWord], heardUntil: Double,
                                 speech: SpeechTimeline? = nil) -> [RecognizedClause] {
         var fresh = newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words)
         if let speech {
             let heard = speech.speech(from: committed.last?.end ?? windowStart, to: heardUntil)
             let count = fresh.count
-            while !fresh.isEmpty, Self.shortestLength(of: fresh) > heard {
+            while !fresh.isEmpty, Self.shortestLength(of: fresh[...]) > heard {
                 fresh.removeLast()
+            }
+            // Words that copy the committed text must fit at a fast speaker's pace.
+            if let copy = Self.copiedRun(in: fresh, of: committed.suffix(Self.promptWords)) {
+                let after = copy > 0 ? fresh[copy - 1].end : (committed.last?.end ?? windowStart)
+                if Self.spokenLength(of: fresh[copy...]) > speech.speech(from: after, to: heardUntil) {
+                    fresh.removeLast(fresh.count - copy)
+                }
             }
             // Nor is the sentence they continue: the tail is kept to its last sentence end.
             if fresh.count < count {

@@ -1,3 +1,4 @@
+import Logging
 import ParleyCore
 import Recognition
 
@@ -45,6 +46,9 @@ struct CommitDecodes: Sendable {
     private var decodedLength = 0
     /// Clauses committed since the request last took them, on the request's axis.
     private var readyClauses: [RecognizedClause] = []
+    /// What the endpoint made of the final decode's words, for the debug log: the tail with its
+    /// times, where the committed words ended, the speech heard after them, the words dropped.
+    private(set) var tailReport: [String: Logger.MetadataValue] = [:]
     /// The commit decode that runs, if one does; the request starts it and clears it.
     var running: Task<Void, Never>?
 
@@ -135,7 +139,15 @@ struct CommitDecodes: Sendable {
                 tail = []
             }
         }
-        _ = committer.finish(tail: tail, heardUntil: Double(range.upperBound) / 16_000, speech: speech)
+        let heardUntil = Double(range.upperBound) / 16_000
+        let committedEnd = committer.committed.last?.end ?? committer.windowStart
+        tailReport = [
+            "words": "\(tail.map { "\($0.text)@\(String(format: "%.2f-%.2f", $0.start, $0.end))" })",
+            "committed_end": "\(String(format: "%.2f", committedEnd))", "heard_until": "\(String(format: "%.2f", heardUntil))",
+            "speech_after": "\(String(format: "%.2f", speech.speech(from: committedEnd, to: heardUntil)))",
+        ]
+        _ = committer.finish(tail: tail, heardUntil: heardUntil, speech: speech)
+        tailReport["unheard"] = "\(committer.unheardCount)"
         let clauses = committer.clauses.map { $0.shifted(by: origin) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,

@@ -193,6 +193,7 @@ public actor WhisperRequest: RecognitionRequest {
             try await Self.decodeFinal(audio, recognizer, language, pair, options, context: prompt)
         }
         self.commits = commits
+        recognizer.worker.logger.debug("tail", metadata: commits.tailReport)
         return final
     }
 

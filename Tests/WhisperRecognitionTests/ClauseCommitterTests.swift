@@ -326,6 +326,50 @@ import Testing
         #expect(other.unheardCount == 0)
     }
 
+    @Test("a tail that copies committed words is kept only where the speech holds them at a speaker's pace")
+    func tailThatCopiesThePrompt() {
+        // "himself." ends at 5.4 s; the detector heard speech to 5.85 s (the hangover and an
+        // alignment that ends early), then silence to 6.2 s.
+        var speech = SpeechTimeline()
+        speech.append(Int(5.85 * 16_000), speech: true)
+        speech.append(Int(0.35 * 16_000), speech: false)
+        let said = Self.words("He was not an ill-disposed young man. He might even have been made amiable himself.", from: 0.2)
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(said, heardUntil: 5.6, silent: true, speech: speech)
+        _ = committer.hypothesis(said, heardUntil: 5.7, silent: true, speech: speech)
+        // The final decode writes "not an ill-" of the prompt again: 9 letters, which fit the
+        // 0.45 s at the shortest pace (0.36 s) but not at a fast speaker's (0.54 s).
+        let copy = Self.words("not an ill-", from: 5.45, gap: -0.15)
+        #expect(ClauseCommitter.copiedRun(in: copy, of: committer.committed[...]) == 0)
+        #expect(committer.finish(tail: copy, heardUntil: 6.2, speech: speech).isEmpty)
+        #expect(committer.unheardCount == 3)
+
+        // Before it, "amiable himself." is kept to its sentence's end.
+        var open = ClauseCommitter(policy: .localAgreement)
+        let first = Array(said.prefix(13))
+        _ = open.hypothesis(first, heardUntil: 5.0, silent: false, speech: speech)
+        _ = open.hypothesis(first, heardUntil: 5.1, silent: false, speech: speech)
+        let tail = open.finish(tail: Array(said.suffix(2)) + copy, heardUntil: 6.2, speech: speech)
+        #expect(tail.map(\.text).last?.hasSuffix("amiable himself.") == true, "\(tail.map(\.text))")
+        #expect(open.unheardCount == 3)
+
+        // A phrase said again, in the time it takes to say, is kept; and words that copy
+        // nothing are held to the shortest pace only.
+        var longer = SpeechTimeline()
+        longer.append(Int(6.6 * 16_000), speech: true)
+        longer.append(Int(0.4 * 16_000), speech: false)
+        for (text, expected) in [("not an ill-disposed", "not an ill-disposed"), ("yes indeed", "yes indeed")] {
+            var again = ClauseCommitter(policy: .localAgreement)
+            _ = again.hypothesis(said, heardUntil: 5.6, silent: false, speech: longer)
+            _ = again.hypothesis(said, heardUntil: 5.7, silent: false, speech: longer)
+            let last = again.finish(tail: Self.words(text, from: 5.5), heardUntil: 7.0, speech: longer)
+            #expect(last.map(\.text) == [expected])
+            #expect(again.unheardCount == 0)
+        }
+        #expect(ClauseCommitter.copiedRun(in: Self.words("yes indeed", from: 0), of: said[...]) == nil)
+        #expect(ClauseCommitter.copiedRun(in: Self.words("I think young man", from: 0), of: said[...]) == 2)
+    }
+
     @Test("a window that grows past the longest window slides to its last committed word")
     func longWindow() {
         var committer = ClauseCommitter(policy: .localAgreement)
