@@ -49,10 +49,26 @@ struct EchoSubtraction {
     /// Once `every` blocks with playback have passed since the last report: how much the
     /// subtraction took out over them, in dB, how often the foreground was renewed and the
     /// filters forgotten so far, and where the monitor is placed; nil before that.
-    mutating func takeReport(every: Int) -> (decibels: Double, blocks: Int, promotions: Int, forgotten: Int, offset: Int?)? {
+    mutating func takeReport(every: Int) -> Report? {
         guard activeBlocks >= every, leftEnergy > 0 else { return nil }
         defer { (heardEnergy, leftEnergy, activeBlocks) = (0, 0, 0) }
-        return (10 * log10(heardEnergy / leftEnergy), activeBlocks, subtractor.promotions, subtractor.forgotten, offset)
+        return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, promotions: subtractor.promotions,
+                      forgotten: subtractor.forgotten, offset: offset, directPath: subtractor.directPathFound)
+    }
+
+    /// What the subtraction did over the blocks since the last report (`takeReport`).
+    struct Report: CustomStringConvertible {
+        let decibels: Double, blocks: Int, promotions: Int, forgotten: Int, offset: Int?
+        let directPath: EchoDirectPath.Found?
+
+        var description: String {
+            let direct = directPath.map {
+                String(format: "%@ direct path %.0f samples late at %.2f (%.1f %% of the microphone; searched in %@)",
+                       $0.taps == nil ? "no" : "a", $0.delay, $0.gain, 100 * $0.explained, "\($0.took)")
+            } ?? "no direct path searched"
+            return String(format: "%.1f dB less over %d blocks with playback, ", decibels, blocks)
+                + "\(promotions) renewals, \(forgotten) forgotten, monitor placed \(offset ?? 0) samples on, \(direct)"
+        }
     }
 
     /// Monitor samples that arrived at `time`.

@@ -1,4 +1,3 @@
-internal import CFFTW
 import ParleyCore
 
 /// Parley's own echo canceller for the microphone heard while the machine speaks: it predicts
@@ -18,7 +17,10 @@ import ParleyCore
 /// the cautious step, so that a person who speaks all through the playback (simultaneous
 /// interpretation) does not keep the room from being learned.
 /// A foreground whose output comes to hold more than the microphone (smoothed over blocks)
-/// has learned something else than the echo, and both filters are forgotten.
+/// has learned something else than the echo, and both filters are forgotten. Both start, once
+/// the first playback has gone on for a moment, from the echo's direct sound found in it
+/// (`EchoDirectPath`): what a person says over the first seconds of playback is not lost
+/// while the rest of the room is learned.
 ///
 /// Not thread-safe: one owner feeds it, block after block, in order.
 final class EchoSubtractor {
@@ -60,8 +62,18 @@ final class EchoSubtractor {
     private(set) var forgotten = 0
     /// The microphone's and the foreground's output energy, smoothed over blocks.
     private var heardSmoothed = 0.0, leftSmoothed = 0.0
+    /// The first playback, kept for the search of the echo's direct sound; both filters start
+    /// from what it finds, at the first block after it is done.
+    private var directPath = EchoDirectPath(lags: EchoSubtractor.blockSize * EchoSubtractor.partitions)
+    private let search = DirectPathSearch()
+    /// Whether `process` searches where the first playback is kept whole, instead of beside
+    /// the audio thread (the same blocks start from it each run: the arithmetic's tests).
+    private let searchesInPlace: Bool
+    /// What the search found, once it is done.
+    private(set) var directPathFound: EchoDirectPath.Found?
 
-    init() {
+    init(searchesInPlace: Bool = false) {
+        self.searchesInPlace = searchesInPlace
         filterSize = Self.partitions * BlockTransform.bins
         func zeros(_ count: Int) -> UnsafeMutablePointer<Double> {
             let pointer = UnsafeMutablePointer<Double>.allocate(capacity: count)
@@ -103,6 +115,16 @@ final class EchoSubtractor {
         precondition(microphone.count == block && reference.count == block && output.count == block)
         blocks += 1
         addReference(reference)
+        if let collected = directPath.add(microphone: microphone, reference: reference) {
+            let lags = Self.blockSize * Self.partitions
+            if searchesInPlace {
+                startFrom(EchoDirectPath.search(microphone: collected.microphone, reference: collected.reference, lags: lags))
+            } else {
+                search.start(collected, lags: lags)
+            }
+        } else if let found = search.take() {
+            startFrom(found)
+        }
         predict(foregroundRe, foregroundIm, into: foregroundError)
         predict(backgroundRe, backgroundIm, into: backgroundError)
         var heard = 0.0, foregroundLeft = 0.0, backgroundLeft = 0.0
@@ -129,8 +151,11 @@ final class EchoSubtractor {
         // mostly in place holds something else: the background learns from it cautiously.
         let learned = leftSmoothed < 0.25 * heardSmoothed
         let unexplained = learned && foregroundLeft > 0.5 * heard
-        adaptBackground(step: personHeard || unexplained ? Self.cautiousStep : Self.step)
-        if backgroundLeft < 0.8 * foregroundLeft && backgroundLeft < heard {
+        let doubleTalk = personHeard || unexplained
+        adaptBackground(step: doubleTalk ? Self.cautiousStep : Self.step)
+        // While a person speaks, a background that fitted their voice to the playback can
+        // predict a little of it for a few blocks: it must do much better to be taken.
+        if backgroundLeft < (doubleTalk ? 0.5 : 0.8) * foregroundLeft && backgroundLeft < heard {
             betterRun += 1
             if betterRun >= Self.promotionBlocks {
                 foregroundRe.update(from: backgroundRe, count: filterSize)
@@ -145,6 +170,26 @@ final class EchoSubtractor {
                 backgroundIm.update(from: foregroundIm, count: filterSize)
             }
         }
+    }
+
+    /// Both filters become the direct path's taps (the echo path in time, `partitions` blocks
+    /// of it), each partition's block transformed as the filters hold it, where it found one.
+    private func startFrom(_ found: EchoDirectPath.Found) {
+        directPathFound = found
+        guard let taps = found.taps else { return }
+        let block = Self.blockSize, bins = bins
+        for partition in 0..<Self.partitions {
+            for index in 0..<block {
+                transform.time[index] = taps[partition * block + index]
+                transform.time[block + index] = 0
+            }
+            transform.forward()
+            for filter in [(foregroundRe, foregroundIm), (backgroundRe, backgroundIm)] {
+                (filter.0 + partition * bins).update(from: transform.spectrumRe, count: bins)
+                (filter.1 + partition * bins).update(from: transform.spectrumIm, count: bins)
+            }
+        }
+        betterRun = 0
     }
 
     /// The new reference block joins the spectra: the previous block and this one, transformed.
@@ -234,65 +279,5 @@ final class EchoSubtractor {
         transform.forward()
         re.update(from: transform.spectrumRe, count: bins)
         im.update(from: transform.spectrumIm, count: bins)
-    }
-}
-
-/// The real Fourier transform pair of two blocks (`EchoSubtractor.blockSize` × 2 samples),
-/// with buffers of its own: one per subtractor.
-final class BlockTransform {
-    let size = 2 * EchoSubtractor.blockSize
-    /// Frequencies of the spectrum.
-    static let bins = EchoSubtractor.blockSize + 1
-    var bins: Int { Self.bins }
-    /// The time buffer (`size` samples): the forward transform's input, the inverse's output.
-    let time: UnsafeMutablePointer<Double>
-    /// The spectrum (`bins` values, real and imaginary parts apart): the forward transform's
-    /// output, the inverse's input.
-    let spectrumRe: UnsafeMutablePointer<Double>, spectrumIm: UnsafeMutablePointer<Double>
-    private let scratch: UnsafeMutablePointer<Double>
-    private let spectrum: UnsafeMutablePointer<fftw_complex>
-    private let forwardPlan: fftw_plan, inversePlan: fftw_plan
-
-    init() {
-        let size = 2 * EchoSubtractor.blockSize, bins = size / 2 + 1
-        time = fftw_alloc_real(size)
-        scratch = fftw_alloc_real(size)
-        spectrum = fftw_alloc_complex(bins)
-        spectrumRe = .allocate(capacity: bins)
-        spectrumIm = .allocate(capacity: bins)
-        let (time, spectrum, scratch) = (time, spectrum, scratch)
-        let plans = FourierPlanning.serialized {
-            (fftw_plan_dft_r2c_1d(Int32(size), time, spectrum, UInt32(FFTW_ESTIMATE)),
-             fftw_plan_dft_c2r_1d(Int32(size), spectrum, scratch, UInt32(FFTW_ESTIMATE)))
-        }
-        guard let forward = plans.0, let inverse = plans.1 else {
-            preconditionFailure("FFTW made no plan for a real transform of \(size) samples")
-        }
-        (forwardPlan, inversePlan) = (forward, inverse)
-    }
-
-    deinit {
-        FourierPlanning.serialized {
-            fftw_destroy_plan(forwardPlan)
-            fftw_destroy_plan(inversePlan)
-        }
-        fftw_free(time)
-        fftw_free(scratch)
-        fftw_free(spectrum)
-        spectrumRe.deallocate()
-        spectrumIm.deallocate()
-    }
-
-    /// Time → spectrum.
-    func forward() {
-        fftw_execute(forwardPlan)
-        for bin in 0..<bins { (spectrumRe[bin], spectrumIm[bin]) = (spectrum[bin].0, spectrum[bin].1) }
-    }
-
-    /// Spectrum → time, `size` times too large (FFTW does not normalize).
-    func inverse() {
-        for bin in 0..<bins { spectrum[bin] = (spectrumRe[bin], spectrumIm[bin]) }
-        fftw_execute(inversePlan)  // c2r overwrites its input, which is scratch here
-        for index in 0..<size { time[index] = scratch[index] }
     }
 }

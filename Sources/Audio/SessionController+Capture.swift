@@ -51,7 +51,7 @@ extension SessionController {
                                                    person: samples != nil && echoGuard.verdict == .person)
             }
             if samples != nil, let report = echoSubtraction?.takeReport(every: 125) {
-                logger.debug("echo subtraction: \(report.decibels) dB less over \(report.blocks) blocks with playback, \(report.promotions) renewals, \(report.forgotten) forgotten, monitor placed \(report.offset ?? 0) samples on")
+                logger.debug("echo subtraction: \(report)")
             }
             if deliversMicrophone, let ready, !ready.isEmpty { ready.withUnsafeBufferPointer { captured($0) } }
         }
