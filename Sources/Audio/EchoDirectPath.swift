@@ -32,7 +32,8 @@ struct EchoDirectPath {
     /// Taps of the direct path on each side of the correlation's peak.
     static let halfWidth = 8
 
-    private let lags: Int
+    /// The lags searched: the filter's length.
+    let lags: Int
     private let wanted = Int(seconds * Double(AudioFormat.recognition.sampleRate))
     private var microphone: [Double] = [], reference: [Double] = []
     /// Whether the first playback has been kept whole (the search then runs, once).

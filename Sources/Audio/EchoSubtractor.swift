@@ -116,13 +116,13 @@ final class EchoSubtractor {
         blocks += 1
         addReference(reference)
         if let collected = directPath.add(microphone: microphone, reference: reference) {
-            let lags = Self.blockSize * Self.partitions
+            let lags = directPath.lags
             if searchesInPlace {
                 startFrom(EchoDirectPath.search(microphone: collected.microphone, reference: collected.reference, lags: lags))
             } else {
                 search.start(collected, lags: lags)
             }
-        } else if let found = search.take() {
+        } else if directPathFound == nil, let found = search.take() {
             startFrom(found)
         }
         predict(foregroundRe, foregroundIm, into: foregroundError)
