@@ -38,6 +38,8 @@ struct EchoDirectPath {
     private var microphone: [Double] = [], reference: [Double] = []
     /// Whether the first playback has been kept whole (the search then runs, once).
     private(set) var collected = false
+    /// Whether the first playback has begun to be kept.
+    var started: Bool { collected || !reference.isEmpty }
 
     /// What a search found: the direct path's taps (`lags` of them), its strongest tap's delay
     /// in samples and gain, and the share of the microphone it explains; and how long the

@@ -15,14 +15,33 @@ import ParleyCore
 ///
 /// While nothing has played for the length of the subtractor's path, the microphone passes as
 /// it is and the subtractor is not run.
+///
+/// A block the subtraction explains (what is left holds at most `explainedShare` of what the
+/// microphone heard) is the echo alone: a person, even one well under the echo, leaves more.
+/// Such a block is delivered as silence, unless a block that was not explained came less than
+/// `holdBlocks` before it: what the subtraction leaves of an echo is quiet but shaped like
+/// speech, and a recognizer given the speaker's words as its prompt writes them again over it.
+/// Until the filters have learned the room nothing is explained, and everything passes.
+///
+/// The first playback is held while the subtractor keeps and searches it for the echo's direct
+/// path (about 0.85 s), and then delivered without that path's echo, in order and all of it (as
+/// the filters left it where no path was found, or after `longestHold`): a person who speaks
+/// over the first moments of the first translation is heard whole, that once a moment late.
 struct EchoSubtraction {
     static let alignmentSeconds = 0.5
     static let leadSeconds = 0.04
     static let waitSeconds = 0.25
     /// The most of the monitor kept ahead of the microphone.
     static let keptSeconds = 5.0
+    /// The most of the microphone's energy an explained block leaves (−10 dB).
+    static let explainedShare = 0.1
+    /// The microphone's energy a block must have to be judged (−60 dBFS): under it there is
+    /// nothing to explain, and the block passes as it is.
+    static let judgedEnergy = 1e-6 * Double(EchoSubtractor.blockSize)
+    /// Blocks after one not explained that still pass (240 ms: a person's quiet syllables).
+    static let holdBlocks = 15
 
-    private let subtractor = EchoSubtractor()
+    private let subtractor: EchoSubtractor
     private let rate = Double(AudioFormat.recognition.sampleRate)
     private var microphoneCount = 0, referenceCount = 0
     private var microphoneOrigin = Double.infinity, referenceOrigin = Double.infinity
@@ -45,6 +64,25 @@ struct EchoSubtraction {
     /// Since the last `takeReport`: the microphone's and the output's energy over blocks with
     /// something played, and how many such blocks.
     private var heardEnergy = 0.0, leftEnergy = 0.0, activeBlocks = 0
+    /// Microphone blocks processed before all of their monitor block had arrived, so far.
+    private var blocksWithoutMonitor = 0
+    /// Blocks since the last one not explained (a person, or a room not yet learned).
+    private var explainedRun = EchoSubtraction.holdBlocks + 1
+    /// Since the last report: blocks delivered as silence, the echo alone.
+    private var silencedBlocks = 0
+    /// The most blocks of the first playback held for its direct path (1.5 s): past that,
+    /// they go as the filters left them.
+    static let longestHold = Int(1.5 * Double(AudioFormat.recognition.sampleRate)) / EchoSubtractor.blockSize
+    /// Blocks of the first playback held while its direct path is searched.
+    private var held: [(microphone: [Double], reference: [Double], output: [Double])] = []
+    /// The monitor before the first held block, and the filters' length of it before this block.
+    private var heldBefore: [Double] = [], recentReference: [Double] = []
+
+    /// A subtraction whose direct path is searched beside the audio thread, or, for the
+    /// arithmetic's tests, where the first playback is kept whole (`searchesInPlace`).
+    init(searchesInPlace: Bool = false) {
+        subtractor = EchoSubtractor(searchesInPlace: searchesInPlace)
+    }
 
     /// Once `every` blocks with playback have passed since the last report: how much the
     /// subtraction took out over them, in dB, how often the foreground was renewed and the
@@ -52,13 +90,15 @@ struct EchoSubtraction {
     mutating func takeReport(every: Int) -> Report? {
         guard activeBlocks >= every, leftEnergy > 0 else { return nil }
         defer { (heardEnergy, leftEnergy, activeBlocks) = (0, 0, 0) }
-        return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, promotions: subtractor.promotions,
-                      forgotten: subtractor.forgotten, offset: offset, directPath: subtractor.directPathFound)
+        defer { silencedBlocks = 0 }
+        return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, silenced: silencedBlocks,
+                      promotions: subtractor.promotions, forgotten: subtractor.forgotten, offset: offset,
+                      withoutMonitor: blocksWithoutMonitor, directPath: subtractor.directPathFound)
     }
 
     /// What the subtraction did over the blocks since the last report (`takeReport`).
     struct Report: CustomStringConvertible {
-        let decibels: Double, blocks: Int, promotions: Int, forgotten: Int, offset: Int?
+        let decibels: Double, blocks: Int, silenced: Int, promotions: Int, forgotten: Int, offset: Int?, withoutMonitor: Int
         let directPath: EchoDirectPath.Found?
 
         var description: String {
@@ -66,8 +106,10 @@ struct EchoSubtraction {
                 String(format: "%@ direct path %.0f samples late at %.2f (%.1f %% of the microphone; searched in %@)",
                        $0.taps == nil ? "no" : "a", $0.delay, $0.gain, 100 * $0.explained, "\($0.took)")
             } ?? "no direct path searched"
-            return String(format: "%.1f dB less over %d blocks with playback, ", decibels, blocks)
-                + "\(promotions) renewals, \(forgotten) forgotten, monitor placed \(offset ?? 0) samples on, \(direct)"
+            return String(format: "%.1f dB less over %d blocks with playback (%d of them the echo alone, silenced), ",
+                          decibels, blocks, silenced)
+                + "\(promotions) renewals, \(forgotten) forgotten, monitor placed \(offset ?? 0) samples on, "
+                + "\(withoutMonitor) blocks without their monitor, \(direct)"
         }
     }
 
@@ -122,6 +164,7 @@ struct EchoSubtraction {
             let start = microphoneBase + offset  // the monitor's index of this block's first sample
             let available = referenceBase + reference.count
             guard available >= start + block || microphone.count >= patience else { break }
+            if available < start + block { blocksWithoutMonitor += 1 }
             var referenceBlock = [Double](repeating: 0, count: block)
             for index in 0..<block {
                 let at = start + index - referenceBase
@@ -139,10 +182,30 @@ struct EchoSubtraction {
     }
 
     private mutating func subtract(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> [Int16] {
+        defer { remember(referenceBlock) }
         silentBlocks = referenceBlock.contains { $0 != 0 } ? 0 : silentBlocks + 1
-        guard silentBlocks <= EchoSubtractor.partitions else {
-            return microphoneBlock.map { Int16(($0 * 32_768).rounded()) }
+        let delivered: [Double]
+        if silentBlocks > EchoSubtractor.partitions {
+            subtractor.takeDirectPath()
+            delivered = microphoneBlock
+        } else {
+            delivered = subtracted(microphoneBlock, referenceBlock)
         }
+        // The first playback is held while its direct path is searched, and then delivered
+        // without it: the words said over it are heard whole, a moment late.
+        if subtractor.awaitsDirectPath && silentBlocks <= EchoSubtractor.partitions && held.count < Self.longestHold {
+            if held.isEmpty { heldBefore = recentReference }
+            held.append((microphoneBlock, referenceBlock, delivered))
+            return []
+        }
+        guard !held.isEmpty else { return Self.quantized(delivered) }
+        defer { held = [] }
+        return Self.quantized(releasedHeld() + delivered)
+    }
+
+    /// The block without its echo as the subtractor predicts it, or silence where the
+    /// subtraction explains it (the echo alone).
+    private mutating func subtracted(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> [Double] {
         var output = [Double](repeating: 0, count: microphoneBlock.count)
         microphoneBlock.withUnsafeBufferPointer { microphone in
             referenceBlock.withUnsafeBufferPointer { reference in
@@ -153,8 +216,42 @@ struct EchoSubtraction {
             }
         }
         activeBlocks += 1
-        heardEnergy += microphoneBlock.reduce(0) { $0 + $1 * $1 }
-        leftEnergy += output.reduce(0) { $0 + $1 * $1 }
-        return output.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
+        let heard = microphoneBlock.reduce(0) { $0 + $1 * $1 }, left = output.reduce(0) { $0 + $1 * $1 }
+        heardEnergy += heard
+        leftEnergy += left
+        let explained = heard > Self.judgedEnergy && left < Self.explainedShare * heard
+        explainedRun = explained ? min(explainedRun + 1, Self.holdBlocks + 1) : 0
+        if explained && explainedRun > Self.holdBlocks {
+            silencedBlocks += 1
+            return [Double](repeating: 0, count: output.count)
+        }
+        return output
+    }
+
+    /// The held blocks without the direct path's echo where one was found; as the filters
+    /// left them where none was.
+    private func releasedHeld() -> [Double] {
+        guard let taps = subtractor.directPathFound?.taps, let first = taps.firstIndex(where: { $0 != 0 }),
+              let last = taps.lastIndex(where: { $0 != 0 }) else { return held.flatMap(\.output) }
+        let reference = heldBefore + held.flatMap(\.reference)
+        var output = held.flatMap(\.microphone)
+        for index in output.indices {
+            let now = heldBefore.count + index
+            var echo = 0.0
+            for lag in first...last where now - lag >= 0 { echo += taps[lag] * reference[now - lag] }
+            output[index] -= echo
+        }
+        return output
+    }
+
+    /// Keeps the last of the monitor for the held blocks' echo, the filters' length of it.
+    private mutating func remember(_ referenceBlock: [Double]) {
+        recentReference += referenceBlock
+        let excess = recentReference.count - EchoSubtractor.blockSize * EchoSubtractor.partitions
+        if excess > 0 { recentReference.removeFirst(excess) }
+    }
+
+    private static func quantized(_ samples: [Double]) -> [Int16] {
+        samples.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
     }
 }

@@ -71,6 +71,13 @@ final class EchoSubtractor {
     private let searchesInPlace: Bool
     /// What the search found, once it is done.
     private(set) var directPathFound: EchoDirectPath.Found?
+    /// Whether the first playback is being kept, or searched, for the direct path.
+    var awaitsDirectPath: Bool { directPath.started && directPathFound == nil }
+
+    /// Both filters start from the search's result, if it is done (and was not taken before).
+    func takeDirectPath() {
+        if directPathFound == nil, let found = search.take() { startFrom(found) }
+    }
 
     init(searchesInPlace: Bool = false) {
         self.searchesInPlace = searchesInPlace
@@ -122,8 +129,8 @@ final class EchoSubtractor {
             } else {
                 search.start(collected, lags: lags)
             }
-        } else if directPathFound == nil, let found = search.take() {
-            startFrom(found)
+        } else {
+            takeDirectPath()
         }
         predict(foregroundRe, foregroundIm, into: foregroundError)
         predict(backgroundRe, backgroundIm, into: backgroundError)
