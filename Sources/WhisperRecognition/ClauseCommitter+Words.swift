@@ -24,6 +24,39 @@ extension ClauseCommitter {
             && key.unicodeScalars.allSatisfy { "bcdfghjklmnpqrstvwxz".unicodeScalars.contains($0) }
     }
 
+    /// `fresh` without the phrases it copies from the committed text (`copiedPhrase`), counted.
+    mutating func withoutCopies(_ fresh: [RecognizedWord]) -> [RecognizedWord] {
+        var words = fresh
+        while let copy = Self.copiedPhrase(in: words, of: committed[...]) {
+            words.removeSubrange(copy)
+            copiedCount += copy.count
+        }
+        return words
+    }
+
+    /// The first run of `copiedPhraseWords` or more of `fresh` that the committed text holds
+    /// in a row, as long as it goes on; nil where there is none. Whisper, given the committed
+    /// text as its prompt, writes a phrase of it again over what is not speech (a translation's
+    /// echo, or what is left of it): that is not what the person said.
+    static func copiedPhrase(in fresh: [RecognizedWord], of committed: ArraySlice<RecognizedWord>) -> Range<Int>? {
+        let keys = fresh.map { normalized($0.text) }, said = committed.map { normalized($0.text) }
+        let least = copiedPhraseWords
+        guard keys.count >= least, said.count >= least else { return nil }
+        for start in 0...(keys.count - least) {
+            var longest = 0
+            for origin in said.indices {
+                var length = 0
+                while start + length < keys.count, origin + length < said.count, !keys[start + length].isEmpty,
+                      keys[start + length] == said[origin + length] {
+                    length += 1
+                }
+                longest = max(longest, length)
+            }
+            if longest >= least { return start..<(start + longest) }
+        }
+        return nil
+    }
+
     /// Where the longest run of two or more of `fresh`'s last words begins that copies words of
     /// `committed` in a row: the first may be the end of a committed word, the last its start
     /// ("ill-" of "ill-disposed"). Nil when there is none.

@@ -61,7 +61,9 @@ public import ParleyCore
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
 ///   or that repeat the committed text's last words at its start, are not new; nor is a first
 ///   word begun inside the last committed word that is a piece of it: its end, or two or
-///   three consonants (a window cut inside a word).
+///   three consonants (a window cut inside a word). Nor is a phrase of four words or more that
+///   the committed text already holds (`copiedPhrase`): the prompt written again over a
+///   translation's echo, not the person.
 public struct ClauseCommitter: Sendable {
     public let policy: CommitPolicy
     /// AlignAtt's margin, in seconds.
@@ -85,6 +87,8 @@ public struct ClauseCommitter: Sendable {
     /// How many words of the tail were dropped as more than the speech after the committed
     /// words holds (`finish`).
     public private(set) var unheardCount = 0
+    /// How many words were dropped as phrases of the committed text written again (`copiedPhrase`).
+    public internal(set) var copiedCount = 0
     /// Whether a decode left speech out in a gap (`wordAcrossGap`) and no words were committed
     /// since: decodes go without the prompt until some are.
     public private(set) var leftSpeechOut = false
@@ -133,7 +137,7 @@ public struct ClauseCommitter: Sendable {
             stoppedEarlyCount += 1
             return []
         }
-        let fresh = newWords(in: words)
+        let fresh = withoutCopies(newWords(in: words))
         var agreed: Int
         switch policy {
         case .localAgreement:
@@ -182,7 +186,7 @@ public struct ClauseCommitter: Sendable {
     /// continue: the tail is kept to its last sentence end.
     public mutating func finish(tail words: [RecognizedWord], heardUntil: Double,
                                 speech: SpeechTimeline? = nil) -> [RecognizedClause] {
-        var fresh = newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words)
+        var fresh = withoutCopies(newWords(in: Self.loopStart(in: words).map { Array(words[..<$0]) } ?? words))
         if let speech {
             let heard = speech.speech(from: committed.last?.end ?? windowStart, to: heardUntil)
             let count = fresh.count

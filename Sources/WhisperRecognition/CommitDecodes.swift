@@ -148,6 +148,7 @@ struct CommitDecodes: Sendable {
         ]
         _ = committer.finish(tail: tail, heardUntil: heardUntil, speech: speech)
         tailReport["unheard"] = "\(committer.unheardCount)"
+        tailReport["copied"] = "\(committer.copiedCount)"
         let clauses = committer.clauses.map { $0.shifted(by: origin) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,

@@ -296,10 +296,10 @@ import Testing
         _ = committer.hypothesis(said, heardUntil: 5.6, silent: true, speech: speech)
         _ = committer.hypothesis(said, heardUntil: 5.7, silent: true, speech: speech)
         #expect(committer.clauses.map(\.text).joined(separator: " ") == RecognizedWord.line(said.map(\.text)))
-        // The last window holds the end of "himself." and silence; the final decode writes the
-        // committed text again after it, in the 0.2 s of speech there is: 20 letters, of which
-        // "an" would fit, but not the sentence it begins.
-        let again = Self.words("an ill-disposed young man.", from: 5.35, gap: -0.2)
+        // The last window holds the end of "himself." and silence; the final decode writes a
+        // sentence after it, in the 0.2 s of speech there is: 24 letters, of which "an" would
+        // fit, but not the sentence it begins.
+        let again = Self.words("an ill-tempered young fellow.", from: 5.35, gap: -0.2)
         let last = committer.finish(tail: again, heardUntil: 6.0, speech: speech)
         #expect(last.isEmpty, "\(last.map(\.text))")
         #expect(committer.unheardCount == 4)
@@ -321,9 +321,16 @@ import Testing
         var other = ClauseCommitter(policy: .localAgreement)
         _ = other.hypothesis(said, heardUntil: 5.6, silent: false, speech: longer)
         _ = other.hypothesis(said, heardUntil: 5.7, silent: false, speech: longer)
-        let whole = other.finish(tail: Self.words("an ill-disposed young man.", from: 5.45), heardUntil: 7.3, speech: longer)
-        #expect(whole.map(\.text) == ["an ill-disposed young man."])
+        let whole = other.finish(tail: Self.words("an ill-tempered young fellow.", from: 5.45), heardUntil: 7.3, speech: longer)
+        #expect(whole.map(\.text) == ["an ill-tempered young fellow."])
         #expect(other.unheardCount == 0)
+        // Four words of the committed text in a row are taken for the prompt copied, however
+        // long the speech after them (`copiedPhrase`).
+        var copied = ClauseCommitter(policy: .localAgreement)
+        _ = copied.hypothesis(said, heardUntil: 5.6, silent: false, speech: longer)
+        _ = copied.hypothesis(said, heardUntil: 5.7, silent: false, speech: longer)
+        #expect(copied.finish(tail: Self.words("an ill-disposed young man.", from: 5.45), heardUntil: 7.3, speech: longer).isEmpty)
+        #expect(copied.copiedCount == 4 && copied.unheardCount == 0)
     }
 
     @Test("a tail that copies committed words is kept only where the speech holds them at a speaker's pace")
@@ -368,6 +375,42 @@ import Testing
         }
         #expect(ClauseCommitter.copiedRun(in: Self.words("yes indeed", from: 0), of: said[...]) == nil)
         #expect(ClauseCommitter.copiedRun(in: Self.words("I think young man", from: 0), of: said[...]) == 2)
+    }
+
+    /// A LocalAgreement committer that has committed `words`, heard twice ending in silence at 3 s.
+    static func committing(_ words: [RecognizedWord]) -> ClauseCommitter {
+        var committer = ClauseCommitter(policy: .localAgreement)
+        _ = committer.hypothesis(words, heardUntil: 3.0, silent: true)
+        _ = committer.hypothesis(words, heardUntil: 3.1, silent: true)
+        return committer
+    }
+
+    @Test("a phrase of four words or more that the committed text holds, written again, is not committed; what follows it is, and so are fewer words said again")
+    func copiedPhrase() {
+        let said = Self.words("He was not an ill-disposed young man.", from: 0.2)
+        var committer = Self.committing(said)
+        #expect(committer.committed.count == 7)
+        // The next windows, over the translation's echo and then the person going on: the prompt
+        // written again ("was not an ill-disposed young man."), then the new words.
+        let echoed = Self.words("It was not an ill-disposed young man. Had he married a more", from: 3.0)
+        _ = committer.hypothesis(echoed, heardUntil: 7.0)
+        _ = committer.hypothesis(echoed + Self.words("amiable", from: 7.2), heardUntil: 7.6)
+        #expect(committer.committed.map(\.text).suffix(6) == ["It", "Had", "he", "married", "a", "more"],
+                "\(committer.committed.map(\.text))")
+        #expect(committer.copiedCount >= 6)
+        // At the end, the tail's copy goes the same way, with no speech timeline to tell it.
+        _ = committer.finish(tail: Self.words("amiable. He was not an ill-disposed", from: 7.2), heardUntil: 9.5)
+        #expect(committer.committed.map(\.text).suffix(2) == ["more", "amiable."], "\(committer.committed.map(\.text))")
+
+        // Three words said again are the person's: "not an ill-" of the last test, "to be".
+        var again = Self.committing(said)
+        let three = Self.words("Not an ill man at all", from: 3.0)
+        _ = again.hypothesis(three, heardUntil: 5.5)
+        _ = again.hypothesis(three + Self.words("but", from: 5.2), heardUntil: 5.8)
+        #expect(again.committed.map(\.text).suffix(6) == ["Not", "an", "ill", "man", "at", "all"], "\(again.committed.map(\.text))")
+        #expect(again.copiedCount == 0)
+        #expect(ClauseCommitter.copiedPhrase(in: Self.words("it was not an ill man", from: 0), of: said[...]) == nil)
+        #expect(ClauseCommitter.copiedPhrase(in: Self.words("so he was not an ill-disposed man", from: 0), of: said[...]) == 1..<6)
     }
 
     @Test("a window that grows past the longest window slides to its last committed word")
