@@ -18,10 +18,10 @@ import ParleyCore
 ///
 /// A block the subtraction explains (what is left holds at most `explainedShare` of what the
 /// microphone heard) is the echo alone: a person, even one well under the echo, leaves more.
-/// Such a block is delivered as silence, unless a block that was not explained came less than
-/// `holdBlocks` before it: what the subtraction leaves of an echo is quiet but shaped like
-/// speech, and a recognizer given the speaker's words as its prompt writes them again over it.
-/// Until the filters have learned the room nothing is explained, and everything passes.
+/// Such a block is delivered marked so (`DeliveredRun.echoAlone`), unless a block that was not
+/// explained came less than `holdBlocks` before it: what the subtraction leaves of an echo is
+/// quiet but shaped like speech, and a recognizer given the speaker's words as its prompt
+/// writes them again over it. Until the filters have learned the room nothing is explained.
 ///
 /// The first playback is held while the subtractor keeps and searches it for the echo's direct
 /// path (about 0.85 s), and then delivered without that path's echo, in order and all of it (as
@@ -68,7 +68,7 @@ struct EchoSubtraction {
     private var blocksWithoutMonitor = 0
     /// Blocks since the last one not explained (a person, or a room not yet learned).
     private var explainedRun = EchoSubtraction.holdBlocks + 1
-    /// Since the last report: blocks delivered as silence, the echo alone.
+    /// Since the last report: blocks delivered as the echo alone.
     private var silencedBlocks = 0
     /// The most blocks of the first playback held for its direct path (1.5 s): past that,
     /// they go as the filters left them.
@@ -106,7 +106,7 @@ struct EchoSubtraction {
                 String(format: "%@ direct path %.0f samples late at %.2f (%.1f %% of the microphone; searched in %@)",
                        $0.taps == nil ? "no" : "a", $0.delay, $0.gain, 100 * $0.explained, "\($0.took)")
             } ?? "no direct path searched"
-            return String(format: "%.1f dB less over %d blocks with playback (%d of them the echo alone, silenced), ",
+            return String(format: "%.1f dB less over %d blocks with playback (%d of them the echo alone), ",
                           decibels, blocks, silenced)
                 + "\(promotions) renewals, \(forgotten) forgotten, monitor placed \(offset ?? 0) samples on, "
                 + "\(withoutMonitor) blocks without their monitor, \(direct)"
@@ -131,13 +131,13 @@ struct EchoSubtraction {
 
     /// Microphone samples that arrived at `time`; returns the microphone samples ready to be
     /// delivered, in order: as they are until the streams are placed, then without their echo.
-    mutating func microphoneArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double, person: Bool = false) -> [Int16] {
+    mutating func microphoneArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double, person: Bool = false) -> [DeliveredRun] {
         microphoneCount += samples.count
         microphoneOrigin = min(microphoneOrigin, time - Double(microphoneCount) / rate)
         guard offset != nil else {
             placeIfReady(at: time)
             if offset != nil { microphoneBase = microphoneCount }  // from here on, block by block
-            return Array(samples)
+            return [DeliveredRun(samples: Array(samples), echoAlone: false)]
         }
         microphone.append(contentsOf: samples.lazy.map { Double($0) / 32_768 })
         if person { personUntil = microphoneBase + microphone.count }
@@ -155,10 +155,10 @@ struct EchoSubtraction {
     }
 
     /// Processes every microphone block whose monitor block has arrived (or waited too long).
-    private mutating func processReady() -> [Int16] {
+    private mutating func processReady() -> [DeliveredRun] {
         guard let offset else { return [] }
         let block = EchoSubtractor.blockSize
-        var ready: [Int16] = []
+        var ready: [DeliveredRun] = []
         let patience = Int(Self.waitSeconds * rate)
         while microphone.count >= block {
             let start = microphoneBase + offset  // the monitor's index of this block's first sample
@@ -174,23 +174,24 @@ struct EchoSubtraction {
             reference.removeFirst(consumed)
             referenceBase += consumed
             let microphoneBlock = Array(microphone.prefix(block))
-            ready += subtract(microphoneBlock, referenceBlock)
+            for run in subtract(microphoneBlock, referenceBlock) { DeliveredRun.append(run, to: &ready) }
             microphone.removeFirst(block)
             microphoneBase += block
         }
         return ready
     }
 
-    private mutating func subtract(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> [Int16] {
+    private mutating func subtract(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> [DeliveredRun] {
         defer { remember(referenceBlock) }
         silentBlocks = referenceBlock.contains { $0 != 0 } ? 0 : silentBlocks + 1
-        let delivered: [Double]
+        let (delivered, echoAlone): ([Double], Bool)
         if silentBlocks > EchoSubtractor.partitions {
             subtractor.takeDirectPath()
-            delivered = microphoneBlock
+            (delivered, echoAlone) = (microphoneBlock, false)
         } else {
-            delivered = subtracted(microphoneBlock, referenceBlock)
+            (delivered, echoAlone) = subtracted(microphoneBlock, referenceBlock)
         }
+        let this = DeliveredRun(samples: Self.quantized(delivered), echoAlone: echoAlone)
         // The first playback is held while its direct path is searched, and then delivered
         // without it: the words said over it are heard whole, a moment late.
         if subtractor.awaitsDirectPath && silentBlocks <= EchoSubtractor.partitions && held.count < Self.longestHold {
@@ -198,14 +199,14 @@ struct EchoSubtraction {
             held.append((microphoneBlock, referenceBlock, delivered))
             return []
         }
-        guard !held.isEmpty else { return Self.quantized(delivered) }
+        guard !held.isEmpty else { return [this] }
         defer { held = [] }
-        return Self.quantized(releasedHeld() + delivered)
+        return [DeliveredRun(samples: Self.quantized(releasedHeld()), echoAlone: false), this]
     }
 
-    /// The block without its echo as the subtractor predicts it, or silence where the
-    /// subtraction explains it (the echo alone).
-    private mutating func subtracted(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> [Double] {
+    /// The block without its echo as the subtractor predicts it, and whether the subtraction
+    /// explains it (the echo alone).
+    private mutating func subtracted(_ microphoneBlock: [Double], _ referenceBlock: [Double]) -> ([Double], Bool) {
         var output = [Double](repeating: 0, count: microphoneBlock.count)
         microphoneBlock.withUnsafeBufferPointer { microphone in
             referenceBlock.withUnsafeBufferPointer { reference in
@@ -221,11 +222,9 @@ struct EchoSubtraction {
         leftEnergy += left
         let explained = heard > Self.judgedEnergy && left < Self.explainedShare * heard
         explainedRun = explained ? min(explainedRun + 1, Self.holdBlocks + 1) : 0
-        if explained && explainedRun > Self.holdBlocks {
-            silencedBlocks += 1
-            return [Double](repeating: 0, count: output.count)
-        }
-        return output
+        let echoAlone = explained && explainedRun > Self.holdBlocks
+        if echoAlone { silencedBlocks += 1 }
+        return (output, echoAlone)
     }
 
     /// The held blocks without the direct path's echo where one was found; as the filters
@@ -253,5 +252,22 @@ struct EchoSubtraction {
 
     private static func quantized(_ samples: [Double]) -> [Int16] {
         samples.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
+    }
+}
+
+/// Microphone samples ready to be delivered, and whether the echo subtraction explains them:
+/// the echo alone, with no person in it.
+struct DeliveredRun: Equatable {
+    var samples: [Int16]
+    var echoAlone: Bool
+
+    /// Adds `run` to `runs`, joining it to the last run where both are alike.
+    static func append(_ run: DeliveredRun, to runs: inout [DeliveredRun]) {
+        guard !run.samples.isEmpty else { return }
+        if let last = runs.last, last.echoAlone == run.echoAlone {
+            runs[runs.count - 1].samples += run.samples
+        } else {
+            runs.append(run)
+        }
     }
 }

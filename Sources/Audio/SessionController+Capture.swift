@@ -53,7 +53,8 @@ extension SessionController {
             if samples != nil, let report = echoSubtraction?.takeReport(every: 125) {
                 logger.debug("echo subtraction: \(report)")
             }
-            if deliversMicrophone, let ready, !ready.isEmpty { ready.withUnsafeBufferPointer { captured($0) } }
+            guard deliversMicrophone, let ready else { return }
+            for run in ready { run.samples.withUnsafeBufferPointer { captured($0, echoAlone: run.echoAlone) } }
         }
     }
 
@@ -96,8 +97,9 @@ extension SessionController {
         logger.debug("echo guard: \(verdict) (echo lag \(path.lag.map { "\($0 * 20) ms" } ?? "unknown"), gain \(path.gain))")
     }
 
-    /// Measures one fragment and hands what the gate admits to the consumer.
-    private func captured(_ samples: UnsafeBufferPointer<Int16>) {
+    /// Measures one fragment and hands what the gate admits to the consumer; `echoAlone`: the
+    /// echo subtraction explains it.
+    private func captured(_ samples: UnsafeBufferPointer<Int16>, echoAlone: Bool = false) {
         let level = AudioLevel(measuring: samples)
         updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
         // The guard judges only a capture that stays open during playback; a gated one never
@@ -110,6 +112,6 @@ extension SessionController {
             let latency = start.duration(to: .now)
             updateObserved { $0.metrics.activationLatency = latency }
         }
-        capture.push(PCMChunk(format: .recognition, samples: Array(samples[admitted]), echo: verdict))
+        capture.push(PCMChunk(format: .recognition, samples: Array(samples[admitted]), echo: verdict, echoAlone: echoAlone))
     }
 }

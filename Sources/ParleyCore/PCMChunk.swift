@@ -7,12 +7,17 @@ public struct PCMChunk: Sendable, Equatable {
     /// For captured audio: what the echo guard made of it while the machine's own speech
     /// could reach the microphone (`.noPlayback` otherwise, and for every other chunk).
     public var echo: EchoVerdict
+    /// For captured audio heard while the machine speaks: Parley's echo subtraction explains
+    /// it (what it leaves is a small part of what the microphone heard): the echo alone, with
+    /// no person in it.
+    public var echoAlone: Bool
 
     /// Creates a chunk of `samples` in `format`.
-    public init(format: AudioFormat, samples: [Int16], echo: EchoVerdict = .noPlayback) {
+    public init(format: AudioFormat, samples: [Int16], echo: EchoVerdict = .noPlayback, echoAlone: Bool = false) {
         self.format = format
         self.samples = samples
         self.echo = echo
+        self.echoAlone = echoAlone
     }
 
     /// Seconds of audio in the chunk.

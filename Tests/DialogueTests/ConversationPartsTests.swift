@@ -1,5 +1,6 @@
 @testable import Dialogue
 import ParleyCore
+import ParleyCoreFakes
 import Testing
 
 /// The coordinator's parts on their own: each keeps its state and decides, the coordinator conducts.
@@ -12,6 +13,25 @@ struct ConversationPartsTests {
 
     private func clause(_ text: String, end: Double) -> RecognizedClause {
         RecognizedClause(words: [RecognizedWord(text: text, start: end - 0.5, end: end, confidence: 0.9)], committedAt: end)
+    }
+
+    @Test("what a request hears: a listening side hears silence for the echo; a side interpreted while it speaks only for the echo alone, which the subtraction explains")
+    func echoHeardAsSilence() async throws {
+        let request = try await FakeRecognizer().makeRequest(locale: LocaleTag("en-US")!, options: RecognitionOptions())
+        var echoAlone = chunk(0.1, .echo)
+        echoAlone.echoAlone = true
+        let (echo, person) = (chunk(0.1, .echo), chunk(0.1, .person))
+        func silent(_ chunk: PCMChunk) -> Bool { chunk.samples.allSatisfy { $0 == 0 } }
+        var listening = MicrophoneListening()
+        #expect(!silent(listening.heard(echo)), "no request: nothing to hear it")
+        listening.turn = ListeningTurn(side: .a, request: request, startedAt: 0)
+        #expect(silent(listening.heard(echo)) && silent(listening.heard(echoAlone)) && !silent(listening.heard(person)))
+        listening.turn?.simultaneous = true
+        // The side's own clauses play while it talks, as loud as it: only the echo alone is silence.
+        #expect(!silent(listening.heard(echo)) && silent(listening.heard(echoAlone)) && !silent(listening.heard(person)))
+        listening.turn?.simultaneous = false
+        listening.turn?.bargeIn = BargeInContext(detectedAt: 1.0, spokenText: "hola")
+        #expect(!silent(listening.heard(echo)), "a person heard over a translation is heard as it is")
     }
 
     @Test("the barge-in watch keeps the last 0.3 s, says when a person begins, and keeps everything while a request opens")

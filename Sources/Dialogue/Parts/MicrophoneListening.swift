@@ -72,11 +72,14 @@ struct MicrophoneListening: Sendable {
     /// `chunk` as the request hears it: the machine's own speech still reaching the microphone
     /// is nobody's speech, so a listening side, and a request listening on over a translation
     /// until the guard hears a person, hear silence in its place (a person heard over a
-    /// translation is heard as it is, from the pre-roll on, and so is a side interpreted while
-    /// it speaks: its clauses play while it talks).
+    /// translation is heard as it is, from the pre-roll on). A side interpreted while it speaks
+    /// hears its clauses play while it talks, as loud as itself: it hears silence only where
+    /// the echo subtraction explains what the microphone heard (the echo alone), which would
+    /// otherwise hold its turn open and be written as its words again.
     func heard(_ chunk: PCMChunk) -> PCMChunk {
-        guard chunk.echo == .echo, let turn, turn.bargeIn?.detectedAt == nil, !turn.simultaneous else { return chunk }
-        return PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count))
+        guard let turn else { return chunk }
+        let echo = turn.simultaneous ? chunk.echoAlone : chunk.echo == .echo && turn.bargeIn?.detectedAt == nil
+        return echo ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
     }
 
     /// Drops the open request; returns it, for the caller to cancel.
