@@ -219,7 +219,7 @@ extension EchoCancellerTests {
     }
 
     @Test("once the room is learned, most of the echo alone is delivered marked as such, and a person speaking over it is delivered whole and unmarked")
-    func echoAloneSilenced() throws {
+    func echoAloneMarked() throws {
         let lead = 9_600
         let played = try Self.samples("goforward.raw") + Self.samples("something.raw") + Self.samples("goforward.raw")
             + Self.samples("something.raw")
