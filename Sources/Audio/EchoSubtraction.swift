@@ -74,7 +74,11 @@ struct EchoSubtraction {
     /// they go as the filters left them.
     static let longestHold = Int(1.5 * Double(AudioFormat.recognition.sampleRate)) / EchoSubtractor.blockSize
     /// Blocks of the first playback held while its direct path is searched.
-    private var held: [(microphone: [Double], reference: [Double], output: [Double])] = []
+    private var held: [(microphone: [Double], reference: [Double], output: [Double], verdict: EchoVerdict)] = []
+    /// The echo guard's verdict with the microphone samples that arrived last, and on the
+    /// samples not processed yet: each arrival's verdict up to the microphone index it ends at.
+    private var verdict = EchoVerdict.noPlayback
+    private var arrivals: [(end: Int, verdict: EchoVerdict)] = []
     /// The monitor before the first held block, and the filters' length of it before this block.
     private var heldBefore: [Double] = [], recentReference: [Double] = []
 
@@ -129,17 +133,22 @@ struct EchoSubtraction {
         placeIfReady(at: time)
     }
 
-    /// Microphone samples that arrived at `time`; returns the microphone samples ready to be
-    /// delivered, in order: as they are until the streams are placed, then without their echo.
-    mutating func microphoneArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double, person: Bool = false) -> [DeliveredRun] {
+    /// Microphone samples that arrived at `time`, with the echo guard's `verdict` on them and
+    /// whether a person is heard over the echo (`person`: the cautious step); returns the
+    /// microphone samples ready to be delivered, in order, each run with the verdict of its
+    /// arrival: as they are until the streams are placed, then without their echo.
+    mutating func microphoneArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double, person: Bool = false,
+                                    verdict: EchoVerdict = .noPlayback) -> [DeliveredRun] {
+        self.verdict = verdict
         microphoneCount += samples.count
         microphoneOrigin = min(microphoneOrigin, time - Double(microphoneCount) / rate)
         guard offset != nil else {
             placeIfReady(at: time)
             if offset != nil { microphoneBase = microphoneCount }  // from here on, block by block
-            return [DeliveredRun(samples: Array(samples), echoAlone: false)]
+            return [DeliveredRun(samples: Array(samples), echoAlone: false, verdict: verdict)]
         }
         microphone.append(contentsOf: samples.lazy.map { Double($0) / 32_768 })
+        arrivals.append((microphoneBase + microphone.count, verdict))
         if person { personUntil = microphoneBase + microphone.count }
         return processReady()
     }
@@ -174,6 +183,10 @@ struct EchoSubtraction {
             reference.removeFirst(consumed)
             referenceBase += consumed
             let microphoneBlock = Array(microphone.prefix(block))
+            // The block goes with the verdict its last sample arrived with.
+            let end = microphoneBase + block
+            verdict = arrivals.first { $0.end >= end }?.verdict ?? verdict
+            arrivals.removeAll { $0.end <= end }
             for run in subtract(microphoneBlock, referenceBlock) { DeliveredRun.append(run, to: &ready) }
             microphone.removeFirst(block)
             microphoneBase += block
@@ -191,17 +204,22 @@ struct EchoSubtraction {
         } else {
             (delivered, echoAlone) = subtracted(microphoneBlock, referenceBlock)
         }
-        let this = DeliveredRun(samples: Self.quantized(delivered), echoAlone: echoAlone)
+        let this = DeliveredRun(samples: Self.quantized(delivered), echoAlone: echoAlone, verdict: verdict)
         // The first playback is held while its direct path is searched, and then delivered
         // without it: the words said over it are heard whole, a moment late.
         if subtractor.awaitsDirectPath && silentBlocks <= EchoSubtractor.partitions && held.count < Self.longestHold {
             if held.isEmpty { heldBefore = recentReference }
-            held.append((microphoneBlock, referenceBlock, delivered))
+            held.append((microphoneBlock, referenceBlock, delivered, verdict))
             return []
         }
         guard !held.isEmpty else { return [this] }
         defer { held = [] }
-        return [DeliveredRun(samples: Self.quantized(releasedHeld()), echoAlone: false), this]
+        var runs: [DeliveredRun] = []
+        for (released, block) in zip(releasedHeld(), held) {
+            DeliveredRun.append(DeliveredRun(samples: Self.quantized(released), echoAlone: false, verdict: block.verdict), to: &runs)
+        }
+        DeliveredRun.append(this, to: &runs)
+        return runs
     }
 
     /// The block without its echo as the subtractor predicts it, and whether the subtraction
@@ -227,11 +245,12 @@ struct EchoSubtraction {
         return (output, echoAlone)
     }
 
-    /// The held blocks without the direct path's echo where one was found; as the filters
-    /// left them where none was.
-    private func releasedHeld() -> [Double] {
+    /// The held blocks without the direct path's echo where one was found, as the filters
+    /// left them where none was; one array a block.
+    private func releasedHeld() -> [[Double]] {
+        let block = EchoSubtractor.blockSize
         guard let taps = subtractor.directPathFound?.taps, let first = taps.firstIndex(where: { $0 != 0 }),
-              let last = taps.lastIndex(where: { $0 != 0 }) else { return held.flatMap(\.output) }
+              let last = taps.lastIndex(where: { $0 != 0 }) else { return held.map(\.output) }
         let reference = heldBefore + held.flatMap(\.reference)
         var output = held.flatMap(\.microphone)
         for index in output.indices {
@@ -240,7 +259,7 @@ struct EchoSubtraction {
             for lag in first...last where now - lag >= 0 { echo += taps[lag] * reference[now - lag] }
             output[index] -= echo
         }
-        return output
+        return stride(from: 0, to: output.count, by: block).map { Array(output[$0..<($0 + block)]) }
     }
 
     /// Keeps the last of the monitor for the held blocks' echo, the filters' length of it.
@@ -255,16 +274,17 @@ struct EchoSubtraction {
     }
 }
 
-/// Microphone samples ready to be delivered, and whether the echo subtraction explains them:
-/// the echo alone, with no person in it.
+/// Microphone samples ready to be delivered, whether the echo subtraction explains them (the
+/// echo alone, with no person in it), and the echo guard's verdict when they arrived.
 struct DeliveredRun: Equatable {
     var samples: [Int16]
     var echoAlone: Bool
+    var verdict: EchoVerdict
 
     /// Adds `run` to `runs`, joining it to the last run where both are alike.
     static func append(_ run: DeliveredRun, to runs: inout [DeliveredRun]) {
         guard !run.samples.isEmpty else { return }
-        if let last = runs.last, last.echoAlone == run.echoAlone {
+        if let last = runs.last, last.echoAlone == run.echoAlone, last.verdict == run.verdict {
             runs[runs.count - 1].samples += run.samples
         } else {
             runs.append(run)

@@ -48,13 +48,14 @@ extension SessionController {
             let silence = samples == nil ? [Int16](repeating: 0, count: count) : []
             let ready = silence.withUnsafeBufferPointer { hole in
                 echoSubtraction?.microphoneArrived(samples ?? hole, at: guardTime,
-                                                   person: samples != nil && echoGuard.verdict == .person)
+                                                   person: samples != nil && echoGuard.verdict == .person,
+                                                   verdict: echoGuard.verdict)
             }
             if samples != nil, let report = echoSubtraction?.takeReport(every: 125) {
                 logger.debug("echo subtraction: \(report)")
             }
             guard deliversMicrophone, let ready else { return }
-            for run in ready { run.samples.withUnsafeBufferPointer { captured($0, echoAlone: run.echoAlone) } }
+            for run in ready { run.samples.withUnsafeBufferPointer { captured($0, echoAlone: run.echoAlone, verdict: run.verdict) } }
         }
     }
 
@@ -98,14 +99,15 @@ extension SessionController {
     }
 
     /// Measures one fragment and hands what the gate admits to the consumer; `echoAlone`: the
-    /// echo subtraction explains it.
-    private func captured(_ samples: UnsafeBufferPointer<Int16>, echoAlone: Bool = false) {
+    /// echo subtraction explains it; `verdict`: the echo guard's when it arrived (by default,
+    /// the guard's now: a fragment delivered as it arrives).
+    private func captured(_ samples: UnsafeBufferPointer<Int16>, echoAlone: Bool = false, verdict arrival: EchoVerdict? = nil) {
         let level = AudioLevel(measuring: samples)
         updateObserved { $0.inputLevel.add(level, sampleCount: samples.count) }
         // The guard judges only a capture that stays open during playback; a gated one never
         // delivers the playback, and its tail is dropped by the gate.
         if !devices.guardsMicrophone && !devices.gatesCaptureDuringPlayback { judge(samples) }
-        let verdict = echoGuard.verdict
+        let verdict = arrival ?? echoGuard.verdict
         guard let admitted = gate.admit(samples.count) else { return }
         if let start = activationStart {
             activationStart = nil

@@ -1,5 +1,6 @@
 @testable import Audio
 import Foundation
+import ParleyCore
 import Testing
 import TestSupport
 
@@ -184,7 +185,8 @@ extension EchoCancellerTests {
         var alone = [Double](repeating: 0, count: monitor.count)
         for index in 0..<min(person.count, monitor.count - lead) { alone[lead + index] = person[index] }
         let microphone = zip(echo, alone).map { $0 + $1 }
-        let output = Self.delivered(microphone, monitor).samples
+        // The guard hears the person over the first 0.5 s of playback, then takes them for echo.
+        let (output, _, verdicts) = Self.delivered(microphone, monitor) { $0 >= lead && $0 < lead + 8_000 ? .person : .echo }
         // Every sample delivered, in its place: all but the last blocks, which wait for the monitor.
         #expect(output.count > monitor.count - 2_000 && output.count <= monitor.count, "\(output.count) of \(monitor.count)")
         let (start, end) = (lead + 1_500, lead + 1_500 + 12_000)  // the first 0.75 s of the echo
@@ -195,27 +197,36 @@ extension EchoCancellerTests {
         // 6.9 dB clearer here; none before the first playback was held (the filters had
         // learned nothing yet), the same on any CPU: arithmetic on the samples alone.
         #expect(after - before >= 4, "before \(before) dB, after \(after) dB")
+        // The held blocks keep the verdict they arrived with, not the one when they were let go.
+        let heardAsPerson = verdicts[(lead + 512)..<(lead + 7_680)]
+        #expect(heardAsPerson.allSatisfy { $0 == .person }, "\(Set(heardAsPerson))")
+        #expect(verdicts[(lead + 8_704)..<(lead + 12_000)].allSatisfy { $0 == .echo })
     }
 
     /// What an `EchoSubtraction` (searching in place) delivers of `microphone`, with `monitor`
-    /// as what the speaker played: both arriving in 10 ms pieces at the same times; and for
-    /// each sample, whether it was delivered as the echo alone.
-    static func delivered(_ microphone: [Double], _ monitor: [Double]) -> (samples: [Double], echoAlone: [Bool]) {
+    /// as what the speaker played: both arriving in 10 ms pieces at the same times, each
+    /// microphone piece with the guard's verdict `verdict(start)`; and for each sample, whether
+    /// it was delivered as the echo alone, and with which verdict.
+    static func delivered(_ microphone: [Double], _ monitor: [Double], verdict: (Int) -> EchoVerdict = { _ in .echo })
+        -> (samples: [Double], echoAlone: [Bool], verdicts: [EchoVerdict]) {
         func chunk(_ signal: [Double], _ start: Int) -> [Int16] {
             signal[start..<min(signal.count, start + 160)].map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
         }
         var subtraction = EchoSubtraction(searchesInPlace: true)
-        var output: [Double] = [], echoAlone: [Bool] = []
+        var output: [Double] = [], echoAlone: [Bool] = [], verdicts: [EchoVerdict] = []
         for (step, start) in stride(from: 0, to: monitor.count, by: 160).enumerated() {
             let time = Double(step) * 0.01
             chunk(monitor, start).withUnsafeBufferPointer { subtraction.referenceArrived($0, at: time) }
-            let ready = chunk(microphone, start).withUnsafeBufferPointer { subtraction.microphoneArrived($0, at: time) }
+            let ready = chunk(microphone, start).withUnsafeBufferPointer {
+                subtraction.microphoneArrived($0, at: time, verdict: verdict(start))
+            }
             for run in ready {
                 output += run.samples.map { Double($0) / 32_768 }
                 echoAlone += Array(repeating: run.echoAlone, count: run.samples.count)
+                verdicts += Array(repeating: run.verdict, count: run.samples.count)
             }
         }
-        return (output, echoAlone)
+        return (output, echoAlone, verdicts)
     }
 
     @Test("once the room is learned, most of the echo alone is delivered marked as such, and a person speaking over it is delivered whole and unmarked")
@@ -229,7 +240,7 @@ extension EchoCancellerTests {
         let speaks = lead + 6 * 16_000
         var alone = [Double](repeating: 0, count: monitor.count)
         for index in 0..<min(person.count, monitor.count - speaks) { alone[speaks + index] = person[index] }
-        let (output, echoAlone) = Self.delivered(zip(echo, alone).map { $0 + $1 }, monitor)
+        let (output, echoAlone, _) = Self.delivered(zip(echo, alone).map { $0 + $1 }, monitor)
         // From 3 s into the playback to the person: the echo alone, the room learned.
         let echoOnly = echoAlone[(lead + 3 * 16_000)..<speaks]
         let marked = Double(echoOnly.filter { $0 }.count) / Double(echoOnly.count)
