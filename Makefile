@@ -1,11 +1,12 @@
 # Parley — build, test and run on a Debian machine with Swift on PATH.
 #
 #   make run      install what is missing, build, check the engines, start a conversation (ARGS=…)
-#   make test     install what is missing (Whisper too, with pytest for its worker), run the worker's tests,
-#                 every test on a private PulseAudio server, then the audio and dialogue suites on a
-#                 private PipeWire server
+#   make test     install what is missing (Whisper too, with pytest for its worker, and the Wyoming
+#                 servers the tests start), run the worker's tests, every test on a private PulseAudio
+#                 server, then the audio and dialogue suites on a private PipeWire server
 #   make models   install the Whisper environment and model (make run, test and bench do it too)
-#   make bench    run the benchmarks and rewrite BENCHMARKS.md
+#   make wyoming  install the Wyoming servers' environment (make test and bench do it too; make run does not)
+#   make bench    install what is missing (the Wyoming servers too), run the benchmarks and rewrite BENCHMARKS.md
 #   make install  PREFIX=/usr/local: the binary and its data
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -23,7 +24,7 @@ PACKAGES := libespeak-ng-dev espeak-ng espeak-ng-data \
 	apertium-fr-es apertium-es-pt apertium-spa-cat apertium-spa-ita cg3 \
 	pipewire pipewire-pulse wireplumber dbus gdb
 
-.PHONY: all build deps models run test bench install clean
+.PHONY: all build deps models wyoming run test bench install clean
 
 all: build
 
@@ -36,6 +37,12 @@ deps:
 models: deps
 	@scripts/install-whisper.sh $(WHISPER_FLAGS)
 
+# The Wyoming speech servers that the tests start on 127.0.0.1, in their own pinned Python
+# environment (wyoming/requirements.txt; see docs/remote-engines.md). After models: the
+# speech-recognition server runs against the installed Whisper model.
+wyoming: models
+	@scripts/install-wyoming.sh
+
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
 
@@ -46,10 +53,10 @@ run: build models
 	$(SWIFT) run -c $(CONFIG) $(SWIFT_FLAGS) parley $(ARGS)
 
 test: WHISPER_FLAGS = --tests
-test: deps models
+test: deps models wyoming
 	@SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/test-all.sh $(FILTER)
 
-bench: deps models
+bench: deps models wyoming
 	@scripts/with-test-server.sh scripts/bench.sh
 
 install: build

@@ -30,18 +30,10 @@ python=${PYTHON:-python3}
 say() { echo "whisper: $*" >&2; }
 
 # The virtual environment, rebuilt when the pinned requirements change.
+# shellcheck source=scripts/python-env.sh
+source "$repo/scripts/python-env.sh"
 install_environment() {
-  local stamp="$env_dir/.requirements.sha256" wanted
-  wanted=$(sha256sum "$requirements" | cut -d' ' -f1)
-  if [ -x "$env_dir/bin/python3" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
-    return 0
-  fi
-  command -v "$python" >/dev/null || { say "python3 is needed for the Whisper worker; install it (apt-get install python3 python3-venv)"; exit 1; }
-  say "creating the Python environment in $env_dir (about 470 MB; a few minutes)"
-  rm -rf "$env_dir"
-  "$python" -m venv "$env_dir"
-  "$env_dir/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
-  echo "$wanted" >"$stamp"
+  pinned_environment "$env_dir" "$requirements" "the Whisper worker" "about 470 MB; a few minutes"
 }
 
 # The test requirements, added to the environment (a new one or one already there) when they
