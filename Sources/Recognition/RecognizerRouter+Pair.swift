@@ -13,7 +13,7 @@ extension RecognizerRouter: LanguagePairRecognizer {
     /// Nil when Whisper is here and serves both locales; else the sentence saying why not.
     public func pairUnavailability(first: LocaleTag, second: LocaleTag) async -> (any Error)? {
         guard let whisper = whisperEngine else {
-            if whisperLeftOut { return PairNeedsWhisper() }
+            if whisperLeftOut { return PairNeedsWhisper(chosen: wyomingEngine == nil ? "pocketsphinx" : "wyoming:…") }
             return RecognitionError.notInstalled(what: "Whisper, which hands-free turns need to hear either language,",
                                                  remedy: "run `make models`, or use `--turns alternate`")
         }
@@ -24,9 +24,15 @@ extension RecognizerRouter: LanguagePairRecognizer {
     }
 }
 
-/// Hands-free turns asked of a conversation that `--recognizer pocketsphinx` keeps off Whisper.
+/// Hands-free turns asked of a conversation that `--recognizer` keeps off the local Whisper
+/// (PocketSphinx, or a Wyoming server, which decodes one language per request).
 public struct PairNeedsWhisper: Error, CustomStringConvertible {
+    /// What `--recognizer` chose: `pocketsphinx` or `wyoming:…`.
+    public var chosen = "pocketsphinx"
+
+    public init(chosen: String = "pocketsphinx") { self.chosen = chosen }
+
     public var description: String {
-        "they hear both languages with Whisper, which --recognizer pocketsphinx leaves out of this conversation"
+        "they hear both languages with Whisper, which --recognizer \(chosen) leaves out of this conversation"
     }
 }

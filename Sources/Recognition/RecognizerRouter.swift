@@ -9,6 +9,8 @@ public enum RecognizerKind: String, Sendable, Hashable, CaseIterable, Codable {
     case whisper
     /// PocketSphinx: the installed locale models (en-US), fastest, grammars and yes/no hints.
     case pocketsphinx
+    /// A Wyoming server (`--recognizer wyoming:tcp://HOST:PORT`): the languages its models list.
+    case wyoming
 }
 
 /// One recognizer over both engines: each request goes to the engine that
@@ -23,18 +25,23 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     package let whisperEngine: (any RoutedPairRecognizer)?
     /// PocketSphinx.
     package let pocketsphinxEngine: (any RoutedRecognizer)?
+    /// A Wyoming server, when one was given: it then serves every dictation request it can.
+    package let wyomingEngine: (any RoutedRecognizer)?
     /// Whether `--recognizer pocketsphinx` left Whisper out (rather than its not being installed).
     public let whisperLeftOut: Bool
     private let preferences: RecognizerPreferences
     private let choices = Mutex<[String: RecognizerKind]>([:])
 
-    /// Creates a router; `forced` makes one engine serve every locale.
+    /// Creates a router; `forced` makes one engine serve every locale. A Wyoming server
+    /// (`wyoming`, forced) serves every dictation request; PocketSphinx still serves grammars.
     public init(whisper: (any RoutedPairRecognizer)?, pocketsphinx: (any RoutedRecognizer)?,
+                wyoming: (any RoutedRecognizer)? = nil,
                 preferences: RecognizerPreferences = .standard, forced: RecognizerKind? = nil) {
-        whisperEngine = forced == .pocketsphinx ? nil : whisper
-        whisperLeftOut = forced == .pocketsphinx
+        whisperEngine = forced == .pocketsphinx || forced == .wyoming ? nil : whisper
+        whisperLeftOut = forced == .pocketsphinx || forced == .wyoming
         pocketsphinxEngine = forced == .whisper ? nil : pocketsphinx
-        self.preferences = preferences
+        wyomingEngine = wyoming
+        self.preferences = wyoming == nil ? preferences : RecognizerPreferences(rows: ["*": [.wyoming]])
     }
 
     /// Makes `kind` serve `locale`'s language from now on (`:recognizer A whisper`).
@@ -46,6 +53,9 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     public func supportedLocales() async -> [LocaleTag] {
         var locales = await pocketsphinxEngine?.supportedLocales() ?? []
         for locale in await whisperEngine?.supportedLocales() ?? [] where !locales.contains(locale) {
+            locales.append(locale)
+        }
+        for locale in await wyomingEngine?.supportedLocales() ?? [] where !locales.contains(locale) {
             locales.append(locale)
         }
         return locales
@@ -79,6 +89,7 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         switch kind {
         case .whisper: return try await whisperEngine!.makeRequest(locale: locale, options: options, newStream: newStream)
         case .pocketsphinx: return try await pocketsphinxEngine!.makeRequest(locale: locale, options: options, newStream: newStream)
+        case .wyoming: return try await wyomingEngine!.makeRequest(locale: locale, options: options, newStream: newStream)
         }
     }
 
@@ -91,6 +102,7 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         switch kind {
         case .whisper: return await whisperEngine?.serves(locale) ?? false
         case .pocketsphinx: return await pocketsphinxEngine?.serves(locale) ?? false
+        case .wyoming: return await wyomingEngine?.serves(locale) ?? false
         }
     }
 }

@@ -99,6 +99,9 @@ func startRecognizers(_ choice: RecognitionChoiceOptions?, _ directories: DataDi
     if let whisper = router.whisper {
         do { try await whisper.start() } catch { limitations.append("Whisper recognition is unavailable: \(error)") }
     }
+    if let wyoming = router.wyoming {
+        do { try await wyoming.describe() } catch { limitations.append("speech cannot be recognized: \(error)") }
+    }
     for locale in Set(locales) where await router.engine(for: locale) == .pocketsphinx {
         do {
             try await router.pocketsphinx?.preload(locale, endpointMilliseconds: endpointMilliseconds)

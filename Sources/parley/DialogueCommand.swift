@@ -160,6 +160,11 @@ struct DialogueCommand: AsyncParsableCommand {
                 throw StartRefused(description: "--simultaneous cannot work here: \(reason)")
             }
             configuration.simultaneous = simultaneous
+            if let reason = InterpretationOptions.turnByTurnReason(recognition) {
+                if simultaneous { stages.limitations.append("simultaneous interpretation is off: \(reason)") }
+                configuration.simultaneousUnavailable = reason
+                configuration.simultaneous = false
+            }
             if let commitPolicy { configuration.commitPolicy = commitPolicy.policy }
             let transcriptWriter = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
             defer { options.keepTranscript(transcriptWriter) }

@@ -6,7 +6,9 @@ import Logging
 import ParleyCore
 import Synthesis
 import Translation
+import PocketSphinxRecognition
 import WhisperRecognition
+import WyomingRecognition
 
 /// `parley doctor`: checks every engine and the audio server.
 struct DoctorCommand: AsyncParsableCommand {
@@ -15,10 +17,22 @@ struct DoctorCommand: AsyncParsableCommand {
         abstract: "Check every engine and the audio server, and say what to install.",
         discussion: """
             Prints one row per part: the PulseAudio server, eSpeak NG, PocketSphinx, the Whisper \
-            worker (started for real: its model is verified by SHA-256 and loaded), Apertium and readline. Exits 0 when everything required is there, 1 otherwise.
+            worker (started for real: its model is verified by SHA-256 and loaded), Apertium and readline, \
+            and each Wyoming server given with --recognizer (what it serves, and its round trip). Exits 0 \
+            when everything required is there, 1 otherwise.
             """)
 
     @OptionGroup var common: CommonOptions
+
+    @Option(name: .customLong("recognizer"),
+            help: ArgumentHelp("A Wyoming server to check, wyoming:tcp://HOST:PORT (repeat it for several).", valueName: "server"))
+    var servers: [String] = []
+
+    func validate() throws {
+        for server in servers {
+            do { _ = try WyomingAddress(server) } catch { throw ValidationError(error.description) }
+        }
+    }
 
     /// One checked part.
     struct Check {
@@ -46,8 +60,25 @@ struct DoctorCommand: AsyncParsableCommand {
 
     private func gatherChecks() async throws -> [Check] {
         let inventory = try await Inventory.gather(common)
-        return [await audioCheck(), echoCancellerCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
-                await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
+        var checks = [await audioCheck(), echoCancellerCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
+                      await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
+        for server in servers { checks.append(await wyomingCheck(try WyomingAddress(server))) }
+        return checks
+    }
+
+    /// Asks a Wyoming server what it serves (`describe`), and times the round trip.
+    private func wyomingCheck(_ address: WyomingAddress) async -> Check {
+        let started = Date()
+        do {
+            let info = try await WyomingRecognizer(address: address, detector: SphinxSpeechDetector.make).describe()
+            let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
+            return Check(part: "Wyoming \(address.host):\(address.port)", ok: true,
+                         detail: "\(info.summary); \(info.languages.count) languages; round trip \(milliseconds) ms",
+                         remedy: "")
+        } catch {
+            return Check(part: "Wyoming \(address.host):\(address.port)", ok: false, detail: "\(error)",
+                         remedy: "start the server, or reach it through an SSH tunnel (docs/remote-engines.md)")
+        }
     }
 
     private func audioCheck() async -> Check {

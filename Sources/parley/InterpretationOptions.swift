@@ -25,12 +25,19 @@ struct InterpretationOptions: ParsableArguments {
                                valueName: "local-agreement|align-att"))
     var commitPolicy: CommitPolicyOption?
 
+    /// Why clauses cannot be interpreted while they are spoken with `recognizer`, or nil where they can.
+    static func turnByTurnReason(_ recognizer: RecognitionChoiceOptions) -> String? {
+        guard let server = recognizer.wyomingServer else { return nil }
+        return "the Wyoming server \(server) gives no word times while the speech goes on; each turn is translated when it ends"
+    }
+
     /// The checks that do not depend on the conversation's audio; `recognizer` is `--recognizer`.
     func validate(recognizer: RecognitionChoiceOptions, common: CommonOptions) throws {
         if simultaneous, recognizer.recognizer == .pocketsphinx {
             throw ValidationError("--simultaneous commits words with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
-        if simultaneous, let directories = try? common.directories(), let missing = whisperInstallation(directories).problem {
+        if simultaneous, recognizer.recognizer != .wyoming, let directories = try? common.directories(),
+           let missing = whisperInstallation(directories).problem {
             throw ValidationError("--simultaneous commits words with Whisper, and \(missing) is not installed; \(WhisperInstallation.remedy)")
         }
         if commitPolicy != nil, !simultaneous {

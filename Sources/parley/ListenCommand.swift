@@ -77,6 +77,9 @@ struct ListenCommand: AsyncParsableCommand {
         if commit != nil, recognition.recognizer == .pocketsphinx || grammar != nil || hint == .confirmation {
             throw ValidationError("--commit needs Whisper dictation; PocketSphinx, a grammar and --hint confirmation decide at the endpoint only")
         }
+        if commit != nil, recognition.recognizer == .wyoming {
+            throw ValidationError("--commit needs word times as the speech goes on, which a Wyoming server does not give; it answers at the endpoint only")
+        }
     }
 
     func run() async throws {
@@ -145,7 +148,14 @@ struct ListenCommand: AsyncParsableCommand {
             try await recognizer.whisper!.start()
         case .pocketsphinx?:
             try await recognizer.pocketsphinx!.preload(locale, endpointMilliseconds: options.endpointMilliseconds)
+        case .wyoming?:
+            break  // it answered `describe` to say it serves the locale
         case nil:
+            if let wyoming = recognizer.wyoming, grammar == nil {
+                let languages = try await wyoming.describe().languages
+                let listed = languages.count > 8 ? "\(languages.count) languages" : languages.isEmpty ? "none" : languages.joined(separator: ", ")
+                throw StartRefused(description: "the Wyoming server \(wyoming.address) recognizes no \(locale.language) (its models list \(listed))")
+            }
             if recognition.recognizer == .whisper, let whisper = recognizer.whisper { try await whisper.start() }
             if case .grammar = options.hint {
                 let whisperServes = await recognizer.canServe(.whisper, locale)

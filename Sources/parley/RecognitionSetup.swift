@@ -7,28 +7,40 @@ import PocketSphinxRecognition
 import Pronunciation
 import Recognition
 import WhisperRecognition
+import WyomingRecognition
 
-/// `--recognizer`'s values.
-enum RecognizerName: String, ExpressibleByArgument, CaseIterable {
-    case whisper, pocketsphinx
-
-    var kind: RecognizerKind { RecognizerKind(rawValue: rawValue)! }
-}
-
-/// Options of the commands that recognize speech (`listen`, `dialog`).
+/// Options of the commands that recognize speech (`listen`, `dialog`, `room`).
 struct RecognitionChoiceOptions: ParsableArguments {
-    @Option(name: .customLong("recognizer"), help: ArgumentHelp("Recognizer for every locale: whisper or pocketsphinx (default: the best installed, from recognizers.tsv).",
-                               valueName: "name"))
-    var recognizerName: RecognizerName?
+    @Option(name: .customLong("recognizer"), help: ArgumentHelp(
+        "Recognizer for every locale: whisper, pocketsphinx, or a Wyoming server, wyoming:tcp://HOST:PORT (default: the best installed, from recognizers.tsv).",
+        discussion: "A Wyoming server (wyoming-faster-whisper, on this machine or another) hears every utterance Parley's own detector finds; nothing else leaves the machine. See docs/remote-engines.md.",
+        valueName: "name"))
+    var recognizerName: String?
 
-    /// The engine asked for, if any.
-    var recognizer: RecognizerKind? { recognizerName?.kind }
+    /// The engine asked for, if any (`wyoming` for a Wyoming server).
+    var recognizer: RecognizerKind? {
+        guard let recognizerName else { return nil }
+        return WyomingAddress.isWyoming(recognizerName) ? .wyoming : RecognizerKind(rawValue: recognizerName)
+    }
+
+    /// The Wyoming server asked for, if any.
+    var wyomingServer: WyomingAddress? { recognizerName.flatMap { try? WyomingAddress($0) } }
 
     @Option(help: ArgumentHelp("File of names, places and terms you expect to say, one per line; Whisper favours them.",
                                valueName: "file"))
     var phrases: String?
 
     func validate() throws {
+        if let recognizerName {
+            if WyomingAddress.isWyoming(recognizerName) {
+                do { _ = try WyomingAddress(recognizerName) } catch { throw ValidationError(error.description) }
+            } else if RecognizerKind(rawValue: recognizerName) == nil {
+                throw ValidationError("unknown recognizer '\(recognizerName)'; give whisper, pocketsphinx or a Wyoming server, wyoming:tcp://HOST:PORT")
+            }
+        }
+        if phrases != nil, recognizer == .wyoming {
+            throw ValidationError("--phrases guide the Whisper on this machine, which a Wyoming server is not; give one or the other")
+        }
         if phrases != nil, recognizer == .pocketsphinx {
             throw ValidationError("--phrases guide Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
@@ -61,7 +73,7 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
                           priorities: PriorityTable, partialResults: Bool = true) throws -> RecognizerRouter {
     let preferences = try RecognizerPreferences.load(from: directories.layered)
     var whisper: WhisperRecognizer?
-    if choice.recognizer != .pocketsphinx {
+    if choice.recognizer != .pocketsphinx, choice.recognizer != .wyoming {
         do {
             var tuning = WhisperRecognizer.Tuning()
             tuning.partialResults = partialResults
@@ -76,7 +88,8 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
         }
     }
     let pocketsphinx = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: directories.models), priorities: priorities)
-    return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, preferences: preferences,
+    let wyoming = choice.wyomingServer.map { WyomingRecognizer(address: $0, detector: SphinxSpeechDetector.make) }
+    return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, wyoming: wyoming, preferences: preferences,
                             forced: choice.recognizer)
 }
 
@@ -87,4 +100,6 @@ extension RecognizerRouter {
     var whisper: WhisperRecognizer? { whisperEngine as? WhisperRecognizer }
     /// PocketSphinx, when the router has it.
     var pocketsphinx: PocketSphinxRecognizer? { pocketsphinxEngine as? PocketSphinxRecognizer }
+    /// The Wyoming server, when one was given.
+    var wyoming: WyomingRecognizer? { wyomingEngine as? WyomingRecognizer }
 }

@@ -102,7 +102,10 @@ struct RoomCommand: AsyncParsableCommand {
             let writer = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
             defer { options.keepTranscript(writer) }
             let interpretation = options.interpretation
-            let settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds, simultaneous: interpretation.simultaneous,
+            let turnByTurn = InterpretationOptions.turnByTurnReason(options.recognition)
+            if interpretation.simultaneous, let turnByTurn { stages.limitations.append("simultaneous interpretation is off: \(turnByTurn)") }
+            let settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds,
+                                        simultaneous: interpretation.simultaneous && turnByTurn == nil,
                                         commitPolicy: interpretation.commitPolicy?.policy ?? .localAgreement,
                                         bargeIn: interpretation.bargeIn != .off)
             let room = RoomCoordinator(locales: locales, stages: stages, transcript: writer, settings: settings)

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Recognition by a real Wyoming server (wyoming-faster-whisper with Parley's Whisper model,
+/// started on 127.0.0.1 for the suite), through `parley listen`; and the servers that fail it.
+@Suite("Wyoming recognition", .serialized)
+struct WyomingRecognitionTests {
+    func listen(_ recognizer: String, _ arguments: [String]) throws -> ProcessRunner.Output {
+        try ProcessRunner.parley(["listen", "--recognizer", recognizer] + arguments)
+    }
+
+    @Test("the human recordings through a Wyoming server: each at most one error more than stock Whisper, one in all")
+    func humanRecordings() throws {
+        let server = try WyomingTestServer()
+        defer { server.stop() }
+        let recordings = WhisperRecognitionTests.recordings
+        try #require(recordings.count == 7)
+        var errors = 0, stock = 0, heard: [String] = []
+        for (name, reference) in recordings {
+            let output = try listen(server.address, ["--file", Fixtures.recording(name)])
+            #expect(output.status == 0, "\(name): \(output.stderr)")
+            let text = output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            heard.append(text)
+            let (own, stocks) = (SpokenWords.errors(text, reference: reference), try StockReadings.whisperErrors(name))
+            #expect(own <= stocks + 1, "\(name): \(own) errors, stock Whisper makes \(stocks): '\(text)'")
+            (errors, stock) = (errors + own, stock + stocks)
+        }
+        #expect(errors <= stock + 1, "\(errors) errors (stock Whisper: \(stock)): \(heard)")
+        #expect(server.isRunning, "the server is still up after \(recordings.count) utterances: \(server.log)")
+    }
+
+    @Test("doctor: a row per server given, with what it serves and its round trip; one that refuses fails the check")
+    func doctor() throws {
+        let server = try WyomingTestServer()
+        defer { server.stop() }
+        let gone = "wyoming:tcp://127.0.0.1:\(try WyomingTestServer.freePort())"
+        let output = try ProcessRunner.parley(["doctor", "--recognizer", server.address, "--recognizer", gone])
+        #expect(output.status == 1)
+        let rows = output.stdout.split(separator: "\n").filter { $0.hasPrefix("Wyoming") }
+        try #require(rows.count == 2, "\(output.stdout)")
+        #expect(rows[0].contains(" ok ") && rows[0].contains("faster-whisper 3.8.1 (whisper-base)") && rows[0].contains("round trip"),
+                "\(rows[0])")
+        #expect(rows[1].contains("MISSING") && rows[1].contains("refused the connection"), "\(rows[1])")
+        #expect(output.stderr.contains("not usable: start the server, or reach it through an SSH tunnel"), "\(output.stderr)")
+    }
+
+    @Test("a server that refuses: one sentence naming it, exit 1")
+    func refused() throws {
+        let address = "wyoming:tcp://127.0.0.1:\(try WyomingTestServer.freePort())"
+        let output = try listen(address, ["--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr == "parley: the Wyoming server \(address) failed: it refused the connection (is the server running?)\n")
+    }
+
+    @Test("a server that accepts and never answers: one sentence within the bound, exit 1")
+    func silent() throws {
+        let server = try ScriptedSocketServer(.silent)
+        let started = Date()
+        let output = try listen("wyoming:tcp://127.0.0.1:\(server.port)", ["--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 1)
+        #expect(output.stderr.hasSuffix("failed: it did not answer within 5 s\n"), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1)
+        #expect(Date().timeIntervalSince(started) < 60)  // the bound is 5 s; the margin is the machine's
+    }
+
+    @Test("a server that does not speak Wyoming: one sentence, exit 1")
+    func garbage() throws {
+        let server = try ScriptedSocketServer(.replying("SSH-2.0-OpenSSH_9.2\r\n"))
+        let output = try listen("wyoming:tcp://127.0.0.1:\(server.port)", ["--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("failed: it does not speak Wyoming: it sent a line that is not a JSON event header ('SSH-2.0"),
+                "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("addresses that are not a Wyoming server's are refused before anything starts", arguments: [
+        ("wyoming:tcp://127.0.0.1", "it has no port"), ("wyoming:udp://127.0.0.1:10300", "only tcp:// servers are supported"),
+        ("vosk", "unknown recognizer 'vosk'"),
+    ])
+    func badAddresses(_ value: String, _ problem: String) throws {
+        let output = try listen(value, ["--file", Fixtures.recording("goforward.raw")])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains(problem), "\(output.stderr)")
+    }
+
+    @Test("--phrases and --commit need the local Whisper: refused with a Wyoming server, in one sentence")
+    func localOnlyOptions() throws {
+        let commit = try listen("wyoming:tcp://127.0.0.1:10300", ["--file", Fixtures.recording("goforward.raw"), "--commit", "local-agreement"])
+        #expect(commit.status == 64 && commit.stderr.contains("--commit needs word times"), "\(commit.stderr)")
+        let phrases = try listen("wyoming:tcp://127.0.0.1:10300", ["--file", Fixtures.recording("goforward.raw"), "--phrases", "/dev/null"])
+        #expect(phrases.status == 64 && phrases.stderr.contains("--phrases guide the Whisper on this machine"), "\(phrases.stderr)")
+    }
+}
