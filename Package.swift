@@ -76,14 +76,14 @@ var targets: [Target] = [
         name: "WhisperRecognition",
         dependencies: ["ParleyCore", "Locales", "Recognition", "ChildProcesses", "CFFTW", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
-    // Recognition by a Wyoming server (wyoming:tcp://HOST:PORT), on this machine or another.
+    // Recognition and voices from Wyoming servers (wyoming:tcp://HOST:PORT), on this machine or another.
     .target(
-        name: "WyomingRecognition",
-        dependencies: ["ParleyCore", "Recognition"],
+        name: "Wyoming",
+        dependencies: ["ParleyCore", "Recognition", .product(name: "Logging", package: "swift-log")],
         swiftSettings: strict),
     .testTarget(
-        name: "WyomingRecognitionTests",
-        dependencies: ["WyomingRecognition", "Recognition", "PocketSphinxRecognition", "RecognitionTestSupport", "TestSupport"],
+        name: "WyomingTests",
+        dependencies: ["Wyoming", "Recognition", "PocketSphinxRecognition", "RecognitionTestSupport", "TestSupport"],
         swiftSettings: strict),
     // The recordings, transcripts and word errors the recognition tests compare against.
     .target(
@@ -150,7 +150,7 @@ var targets: [Target] = [
         name: "parley",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
-            "WhisperRecognition", "WyomingRecognition", "Translation", "ChildProcesses", "Pronunciation", "Dialogue", "REPL",
+            "WhisperRecognition", "Wyoming", "Translation", "ChildProcesses", "Pronunciation", "Dialogue", "REPL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

@@ -1,7 +1,7 @@
 /// One party of a room (`parley room PARTY PARTY…`): a person with a language, and the
 /// microphone, speaker and audio server they are reached on.
 ///
-/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH]`, the address as
+/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH][,voice=VOICE]`, the address as
 /// PulseAudio writes it (`tcp:host:port`, `tcp6:[::1]:4713`, `unix:/path`, or a host name) and
 /// the cookie the file that server authenticates its clients with. What is left out is the
 /// default server, its default devices and libpulse's own cookie.
@@ -11,6 +11,9 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
     public var sink: String?
     public var server: String?
     public var cookie: String?
+    /// The voice this party hears translations in: a synthesizer's voice identifier, or a
+    /// Wyoming server's voice (`wyoming:tcp://HOST:PORT#NAME`).
+    public var voice: String?
 
     public init(locale: LocaleTag, source: String? = nil, sink: String? = nil, server: String? = nil,
                 cookie: String? = nil) {
@@ -27,17 +30,18 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         var seen: Set<String> = []
         for field in fields {
             guard let equals = field.firstIndex(of: "=") else {
-                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server, cookie)")
+                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server, cookie, voice)")
             }
             let key = String(field[..<equals]).trimmingCharacters(in: .whitespaces)
             let value = String(field[field.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server, cookie)") }
+            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server, cookie, voice)") }
             guard seen.insert(key).inserted else { throw .init(text, "\(key) is given twice") }
             guard !value.isEmpty else { throw .init(text, "\(key) is empty") }
             switch key {
             case "source": source = value
             case "sink": sink = value
             case "cookie": cookie = value
+            case "voice": voice = value
             default:
                 guard Self.isServerAddress(value) else {
                     throw .init(text, "'\(value)' is not a server address (tcp:HOST:PORT, unix:/PATH or a host name)")
@@ -47,7 +51,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static let keys: Set<String> = ["source", "sink", "server", "cookie"]
+    static let keys: Set<String> = ["source", "sink", "server", "cookie", "voice"]
 
     /// Whether `address` is written as PulseAudio writes a server: `unix:` with an absolute
     /// path, `tcp:`/`tcp4:`/`tcp6:` with a host and an optional port, or a bare host name.
@@ -81,6 +85,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         if let sink { text += ",sink=\(sink)" }
         if let server { text += ",server=\(server)" }
         if let cookie { text += ",cookie=\(cookie)" }
+        if let voice { text += ",voice=\(voice)" }
         return text
     }
 }

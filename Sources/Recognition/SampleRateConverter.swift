@@ -4,13 +4,13 @@ import ParleyCore
 /// One mono stream converted between rates block by block (`src_new`, `src_process`,
 /// `src_delete`) with libsamplerate's best sinc converter, so a long file never has
 /// to be held whole; the output is that of converting the stream in one call.
-final class SampleRateConverter {
+package final class SampleRateConverter {
     private let state: OpaquePointer
     private let ratio: Double
     private let path: String
 
     /// A converter from `sourceRate` to `targetRate`; `path` names the file in errors.
-    init(from sourceRate: Int, to targetRate: Int, path: String) throws {
+    package init(from sourceRate: Int, to targetRate: Int, path: String) throws {
         var error: Int32 = 0
         guard let state = src_new(Int32(SRC_SINC_BEST_QUALITY), 1, &error) else {
             throw RecognitionError.unreadableAudio(path: path, reason: String(cString: src_strerror(error)))
@@ -23,7 +23,7 @@ final class SampleRateConverter {
     deinit { src_delete(state) }
 
     /// The converted samples `input` yields now; with `end`, also what the filter still holds.
-    func process(_ input: [Float], end: Bool) throws -> [Float] {
+    package func process(_ input: [Float], end: Bool) throws -> [Float] {
         var output: [Float] = []
         var buffer = [Float](repeating: 0, count: Int(Double(input.count) * ratio) + 1_024)
         var offset = 0

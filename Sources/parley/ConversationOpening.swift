@@ -5,6 +5,7 @@ import ParleyCore
 import Recognition
 import Synthesis
 import Translation
+import Wyoming
 
 // MARK: - The one place a conversation's engines start and its parties' sessions open
 
@@ -12,7 +13,13 @@ import Translation
 struct OpenedConversation {
     /// Apertium behind the user's glossaries.
     var translator: GlossaryTranslator
-    var synthesizer: ESpeakSynthesizer?
+    /// The voices: eSpeak NG, or a router over it and the Wyoming servers of the parties' voices.
+    var synthesizer: (any SpeechSynthesizer)?
+    /// eSpeak NG, for the pronunciation dictionaries.
+    var espeak: ESpeakSynthesizer?
+    /// Each party's own voice (`voice=` of its locale argument), in their order; nil for the
+    /// default voice of its locale, and for a voice that cannot speak (a limitation says why).
+    var voices: [String?]
     /// Nil with no recognition (`--typed-only`), or when no recognizer can start.
     var recognizer: RecognizerRouter?
     /// One per party, in their order, up to and with the first whose session did not open.
@@ -41,11 +48,13 @@ struct OpenedConversation {
 /// them loaded, eSpeak NG with their pronunciation dictionaries, the recognizers `recognition`
 /// asks for (none when nil) with each locale's engine loaded, and the audio session of each
 /// of `parties` (see `openSessions`), all before the first word.
-func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], recognition: RecognitionChoiceOptions?,
+func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [String?] = [],
+                      recognition: RecognitionChoiceOptions?,
                       endpointMilliseconds: Int, _ directories: DataDirectories, _ registry: LocaleRegistry) async -> OpenedConversation {
     let translator = makeApertium(directories, registry)
     let languages = locales.map(\.language).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-    let synthesizer = makeESpeak(directories, languages: languages)
+    let espeak = makeESpeak(directories, languages: languages)
+    let (synthesizer, usableVoices, voiceLimitations) = await prepareVoices(voices, espeak: espeak)
     // Whisper's worker loads for seconds: in parallel with the sessions and Apertium.
     async let recognizers = startRecognizers(recognition, directories, registry, locales: locales,
                                              endpointMilliseconds: endpointMilliseconds)
@@ -56,11 +65,12 @@ func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], recognition
             try? await translator.prepare(from: source, to: target)
         }
     }
-    let (router, limitations) = await recognizers
+    let (router, recognitionLimitations) = await recognizers
+    let limitations = recognitionLimitations + voiceLimitations
     let sessions = audio.compactMap(\.session)
     return OpenedConversation(
         translator: GlossaryTranslator(wrapping: translator, store: GlossaryStore(directory: directories.user)),
-        synthesizer: synthesizer, recognizer: router, audio: audio,
+        synthesizer: synthesizer, espeak: espeak, voices: usableVoices, recognizer: router, audio: audio,
         unreachable: zip(parties, audio).lazy.compactMap { $1.unreachable($0) }.first, limitations: limitations,
         shutdown: {
             // Each session unloads its own canceller.
@@ -68,6 +78,32 @@ func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], recognition
             await translator.shutdown()
             await router?.whisper?.worker.shutdown()
         })
+}
+
+/// The synthesizer of a conversation whose parties asked for `voices` (nil: their locale's
+/// default): eSpeak NG, behind a router to the Wyoming servers among them. Each voice that
+/// cannot speak (its server cannot be asked or lacks it; eSpeak NG has no such voice) is left
+/// out, with a limitation saying so; its party hears the default voice of their locale.
+func prepareVoices(_ voices: [String?], espeak: ESpeakSynthesizer?) async -> ((any SpeechSynthesizer)?, [String?], [String]) {
+    let remote = voices.compactMap { $0 }.filter(WyomingAddress.isWyoming)
+    let router = remote.isEmpty ? nil : VoiceRouter(local: espeak, voices: remote)
+    let local = Set(await espeak?.voices().map(\.identifier) ?? [])
+    var limitations: [String] = []
+    var usable: [String?] = []
+    for voice in voices {
+        guard let voice else {
+            usable.append(nil)
+            continue
+        }
+        let reason: String? = if let router, WyomingAddress.isWyoming(voice) {
+            await router.unavailability(of: voice)
+        } else {
+            local.contains(voice) ? nil : "eSpeak NG has no voice \(voice) (see `parley voices`)"
+        }
+        if let reason { limitations.append("the voice \(voice) cannot speak: \(reason); the locale's own voice speaks instead") }
+        usable.append(reason == nil ? voice : nil)
+    }
+    return (router ?? espeak, usable, limitations)
 }
 
 /// Apertium with the installed packages and the translation clean-up tables.

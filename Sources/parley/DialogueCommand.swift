@@ -144,10 +144,14 @@ struct DialogueCommand: AsyncParsableCommand {
                 endpointMilliseconds: options.endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
             if let yieldMilliseconds { configuration.yieldMilliseconds = yieldMilliseconds }
-            var (stages, router, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
+            var (stages, opened, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
                                                                          devices: devices))
             stages.waitGivenUp = { printError("\($0); leaving") }
+            let router = opened.recognizer
+            for (side, voice) in zip([DialogueSide.a, .b], opened.voices) {
+                if let voice { configuration[side].voice = .identifier(voice) }
+            }
             // With a microphone each, a side's microphone does not hear the translations the
             // other side hears; its own it may, and its session's echo guard judges that.
             configuration.bargeInUnavailable = echoCancelled || listenDuringPlayback || devices.isSeparate ? nil
@@ -160,6 +164,7 @@ struct DialogueCommand: AsyncParsableCommand {
                 throw StartRefused(description: "--simultaneous cannot work here: \(reason)")
             }
             configuration.simultaneous = simultaneous
+            if configuration.simultaneous, let note = OwnPaceVoices.note(opened.voices) { stages.limitations.append(note) }
             if let reason = InterpretationOptions.turnByTurnReason(recognition) {
                 if simultaneous { stages.limitations.append("simultaneous interpretation is off: \(reason)") }
                 configuration.simultaneousUnavailable = reason
@@ -171,7 +176,7 @@ struct DialogueCommand: AsyncParsableCommand {
             let coordinator = TurnCoordinator(configuration: configuration, stages: stages, transcript: transcriptWriter)
             let repl = Repl(coordinator: coordinator,
                             services: await services(registry, directories, [sides.0, sides.1], router: router,
-                                                     synthesizer: stages.synthesizer as? ESpeakSynthesizer, inventory: inventory),
+                                                     synthesizer: opened.espeak, inventory: inventory),
                             options: options.replOptions(directories))
             try await repl.run()
         }

@@ -8,7 +8,7 @@ import Synthesis
 import Translation
 import PocketSphinxRecognition
 import WhisperRecognition
-import WyomingRecognition
+import Wyoming
 
 /// `parley doctor`: checks every engine and the audio server.
 struct DoctorCommand: AsyncParsableCommand {
@@ -18,7 +18,8 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             Prints one row per part: the PulseAudio server, eSpeak NG, PocketSphinx, the Whisper \
             worker (started for real: its model is verified by SHA-256 and loaded), Apertium and readline, \
-            and each Wyoming server given with --recognizer (what it serves, and its round trip). Exits 0 \
+            and each Wyoming server given with --recognizer or --voice (what it serves, its round trip, \
+            and a voice's first audio). Exits 0 \
             when everything required is there, 1 otherwise.
             """)
 
@@ -28,9 +29,22 @@ struct DoctorCommand: AsyncParsableCommand {
             help: ArgumentHelp("A Wyoming server to check, wyoming:tcp://HOST:PORT (repeat it for several).", valueName: "server"))
     var servers: [String] = []
 
+    @Option(name: .customLong("voice"),
+            help: ArgumentHelp("A Wyoming server's voice to check, wyoming:tcp://HOST:PORT#NAME (repeat it for several).", valueName: "voice"))
+    var voices: [String] = []
+
     func validate() throws {
         for server in servers {
             do { _ = try WyomingAddress(server) } catch { throw ValidationError(error.description) }
+        }
+        for voice in voices {
+            do {
+                guard try WyomingSynthesizer.parse(voice) != nil else {
+                    throw ValidationError("--voice \(voice) is not a Wyoming server's voice; write wyoming:tcp://HOST:PORT#NAME")
+                }
+            } catch let error as WyomingAddressError {
+                throw ValidationError(error.description)
+            }
         }
     }
 
@@ -63,7 +77,32 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks = [await audioCheck(), echoCancellerCheck(), synthesisCheck(inventory), recognitionCheck(inventory),
                       await whisperCheck(inventory), translationCheck(inventory), readlineCheck()]
         for server in servers { checks.append(await wyomingCheck(try WyomingAddress(server))) }
+        for voice in voices { checks.append(await wyomingVoiceCheck(voice)) }
         return checks
+    }
+
+    /// Asks a Wyoming server for a voice and times its first audio, from `synthesize`.
+    private func wyomingVoiceCheck(_ identifier: String) async -> Check {
+        guard let (address, name) = try? WyomingSynthesizer.parse(identifier) else {
+            return Check(part: "Wyoming voice", ok: false, detail: "not a voice: \(identifier)", remedy: "")
+        }
+        let part = "Wyoming voice \(address.host):\(address.port)"
+        let remedy = "start the server, or reach it through an SSH tunnel (docs/remote-engines.md)"
+        let synthesizer = WyomingSynthesizer(address: address)
+        do {
+            let voices = try await synthesizer.describe()
+            let started = Date()
+            var first: Int?
+            for try await event in synthesizer.speak(Utterance(text: "Parley.", voice: .identifier(identifier))) {
+                guard case .audio = event, first == nil else { continue }
+                first = Int((Date().timeIntervalSince(started) * 1000).rounded())
+            }
+            return Check(part: part, ok: first != nil,
+                         detail: "\(name ?? "its first voice") of \(voices.count) listed; first audio \(first.map { "\($0) ms" } ?? "never") after synthesize",
+                         remedy: remedy)
+        } catch {
+            return Check(part: part, ok: false, detail: "\(error)", remedy: remedy)
+        }
     }
 
     /// Asks a Wyoming server what it serves (`describe`), and times the round trip.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Wyoming
 import ParleyCore
 import WhisperRecognition
 
@@ -43,5 +44,16 @@ struct InterpretationOptions: ParsableArguments {
         if commitPolicy != nil, !simultaneous {
             throw ValidationError("--commit-policy chooses how --simultaneous commits words; give --simultaneous with it")
         }
+    }
+}
+
+/// Wyoming voices speak at their own pace.
+enum OwnPaceVoices {
+    /// The note for a conversation interpreted while spoken where some of `voices` are a
+    /// Wyoming server's: the protocol has no rate, so a listener who falls behind is not
+    /// caught up by faster speech in that voice; nil where none is.
+    static func note(_ voices: [String?]) -> String? {
+        guard let voice = voices.compactMap({ $0 }).first(where: WyomingAddress.isWyoming) else { return nil }
+        return "the voice \(voice) speaks at its own pace (Wyoming has no rate): a listener behind the speaker is not caught up by faster speech"
     }
 }

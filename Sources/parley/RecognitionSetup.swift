@@ -7,7 +7,7 @@ import PocketSphinxRecognition
 import Pronunciation
 import Recognition
 import WhisperRecognition
-import WyomingRecognition
+import Wyoming
 
 /// Options of the commands that recognize speech (`listen`, `dialog`, `room`).
 struct RecognitionChoiceOptions: ParsableArguments {

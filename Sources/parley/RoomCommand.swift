@@ -92,22 +92,26 @@ struct RoomCommand: AsyncParsableCommand {
             let inventory = try await Inventory.gather(common)
             let registry = inventory.locales
             var locales: [LocaleTag] = []
-            for party in try readParties() {
+            let parties = try readParties()
+            for party in parties {
                 let locale = try registry.resolve(party.locale.description)
                 try UnservedLocale.check(locale, in: inventory)
                 locales.append(locale)
             }
-            var stages = try await openRoom(try partyDevices(), directories, registry, locales: locales)
+            var (stages, voices) = try await openRoom(try partyDevices(), directories, registry, locales: locales,
+                                                      voices: parties.map(\.voice))
             stages.waitGivenUp = { printError("\($0); leaving") }
             let writer = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
             defer { options.keepTranscript(writer) }
             let interpretation = options.interpretation
             let turnByTurn = InterpretationOptions.turnByTurnReason(options.recognition)
             if interpretation.simultaneous, let turnByTurn { stages.limitations.append("simultaneous interpretation is off: \(turnByTurn)") }
-            let settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds,
+            var settings = RoomSettings(endpointMilliseconds: options.endpointMilliseconds,
                                         simultaneous: interpretation.simultaneous && turnByTurn == nil,
                                         commitPolicy: interpretation.commitPolicy?.policy ?? .localAgreement,
                                         bargeIn: interpretation.bargeIn != .off)
+            settings.voices = voices
+            if settings.simultaneous, let note = OwnPaceVoices.note(voices) { stages.limitations.append(note) }
             let room = RoomCoordinator(locales: locales, stages: stages, transcript: writer, settings: settings)
             try await Repl(room: room, options: options.replOptions(directories)).run()
         }
@@ -116,14 +120,14 @@ struct RoomCommand: AsyncParsableCommand {
     /// Every party's audio session, opened now (a party who cannot be reached ends the room
     /// before it starts, in one sentence), and the engines they share.
     private func openRoom(_ devices: [AudioSessionOptions], _ directories: DataDirectories, _ registry: LocaleRegistry,
-                          locales: [LocaleTag]) async throws -> ConversationStages {
+                          locales: [LocaleTag], voices: [String?]) async throws -> (ConversationStages, [String?]) {
         let parties = devices.indices.map { PartyAudio(name: "party \($0 + 1)", logLabel: "parley.audio.party\($0 + 1)", options: devices[$0]) }
-        let opened = await openConversation(parties, locales: locales, recognition: options.recognition,
+        let opened = await openConversation(parties, locales: locales, voices: voices, recognition: options.recognition,
                                             endpointMilliseconds: options.endpointMilliseconds, directories, registry)
         if let unreachable = opened.unreachable {
             await opened.shutdown()
             throw unreachable
         }
-        return opened.stages(parties)
+        return (opened.stages(parties), opened.voices)
     }
 }

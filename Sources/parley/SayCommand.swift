@@ -3,6 +3,7 @@ import Foundation
 import Locales
 import ParleyCore
 import Synthesis
+import Wyoming
 
 /// `parley say`: speaks text with eSpeak NG, to the speaker or a WAV file.
 struct SayCommand: AsyncParsableCommand {
@@ -19,6 +20,7 @@ struct SayCommand: AsyncParsableCommand {
             Examples:
               parley say --locale es "¿Cómo estás?"
               parley say --voice en-gb --rate 0.6 --out hello.wav "Hello there."
+              parley say --voice 'wyoming:tcp://127.0.0.1:10200#en_US-joe-medium' "Hello there."
               echo "Bonjour" | parley say --locale fr --gender female
             """)
 
@@ -27,7 +29,8 @@ struct SayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Locale or language to speak (en-US, es, Spanish).", valueName: "locale"))
     var locale: String?
 
-    @Option(help: ArgumentHelp("Voice identifier, e.g. en-us, es-419, roa/es, en-us+f3.", valueName: "id"))
+    @Option(help: ArgumentHelp("Voice identifier, e.g. en-us, es-419, roa/es, en-us+f3, or a Wyoming server's voice, wyoming:tcp://HOST:PORT#NAME (docs/remote-engines.md).",
+                               valueName: "id"))
     var voice: String?
 
     @Option(help: ArgumentHelp("Preferred voice gender.", valueName: "male|female"))
@@ -58,6 +61,9 @@ struct SayCommand: AsyncParsableCommand {
 
     func validate() throws {
         if locale != nil, voice != nil { throw ValidationError("give --locale or --voice, not both") }
+        if let voice {
+            do { _ = try WyomingSynthesizer.parse(voice) } catch { throw ValidationError(error.description) }
+        }
         if voice != nil, gender != nil { throw ValidationError("--gender picks among the voices of a locale; use it with --locale, not --voice") }
         try check("--rate", rate, 0...1)
         try check("--pitch", pitch, 0.5...2)
@@ -74,9 +80,18 @@ struct SayCommand: AsyncParsableCommand {
         try await reportingFailure {
             let directories = try common.directories()
             let voice = try await selection(directories)
-            let synthesizer = try ESpeakSynthesizer(
-                dataDirectories: directories.layered,
-                overrides: loadPronunciationOverrides(directories, languages: [try await language(of: voice, directories)]))
+            let synthesizer: any SpeechSynthesizer
+            if case let .identifier(identifier) = voice, try WyomingSynthesizer.parse(identifier) != nil {
+                let router = VoiceRouter(local: nil, voices: [identifier])
+                if let reason = await router.unavailability(of: identifier) {
+                    throw StartRefused(description: "the voice \(identifier) cannot speak: \(reason)")
+                }
+                synthesizer = router
+            } else {
+                synthesizer = try ESpeakSynthesizer(
+                    dataDirectories: directories.layered,
+                    overrides: loadPronunciationOverrides(directories, languages: [try await language(of: voice, directories)]))
+            }
             let utterance = Utterance(text: try spokenText(), voice: voice,
                                       rate: rate, pitchMultiplier: pitch, volume: volume)
             let output = try await SpeechOutput(file: out, common: common)

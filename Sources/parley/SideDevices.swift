@@ -17,6 +17,9 @@ struct SideDevicePlan {
     /// The locale arguments without their device fields.
     var localeA: String
     var localeB: String
+    /// The voice each side hears translations in (`voice=` of its locale argument), if given.
+    var voiceA: String?
+    var voiceB: String?
 
     /// Reads the plan from the command line; a contradiction is refused in one sentence.
     init(localeA argumentA: String, localeB argumentB: String, common: CommonOptions,
@@ -25,6 +28,7 @@ struct SideDevicePlan {
         let partyB = try Self.party(argumentB, side: "B")
         localeA = partyA?.locale.description ?? argumentA
         localeB = partyB?.locale.description ?? argumentB
+        (voiceA, voiceB) = (partyA?.voice, partyB?.voice)
         var a = common.audioSessionOptions()
         if let partyA {
             a.server = try Self.once("A's server", option: "--server", common.server, field: partyA.server)

@@ -34,10 +34,10 @@ struct StageRequest {
 /// With a microphone and speaker per side, a side whose server cannot be reached ends the
 /// conversation before it starts, in one sentence (`PartyUnreachable`), as a room's party does:
 /// its devices were named on purpose, and the other person would never hear a word.
-func makeStages(_ request: StageRequest) async throws -> (ConversationStages, RecognizerRouter?, Bool) {
+func makeStages(_ request: StageRequest) async throws -> (ConversationStages, OpenedConversation, Bool) {
     let command = request.command
     let parties = audioParties(request)
-    let opened = await openConversation(parties, locales: request.locales,
+    let opened = await openConversation(parties, locales: request.locales, voices: [request.devices.voiceA, request.devices.voiceB],
                                         recognition: command.typedOnly ? nil : command.recognition,
                                         endpointMilliseconds: command.options.endpointMilliseconds,
                                         request.directories, request.registry)
@@ -50,7 +50,7 @@ func makeStages(_ request: StageRequest) async throws -> (ConversationStages, Re
         await stages.shutdown()
         throw unreachable
     }
-    return (stages, opened.recognizer, (a?.cancelsEcho ?? false) && (b?.cancelsEcho ?? true))
+    return (stages, opened, (a?.cancelsEcho ?? false) && (b?.cancelsEcho ?? true))
 }
 
 /// The one session of the conversation, or each side's with separate devices (none with

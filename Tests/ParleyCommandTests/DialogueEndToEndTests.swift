@@ -115,22 +115,6 @@ struct DialogueEndToEndTests {
         #expect(heard == file, "the dialogue heard '\(heard)'; parley listen --recognizer whisper --file reads '\(file)'")
     }
 
-    /// A Wyoming server (`--recognizer wyoming:tcp://…`: wyoming-faster-whisper with the same
-    /// model, on 127.0.0.1), with the dialogue's defaults: Parley's detector ends the turn, the
-    /// server's transcript is the turn, translated, spoken and written as any other; at most one
-    /// word error more than stock Whisper makes, and the words `parley listen` reads through the server.
-    @Test func aSpokenTurnRecognizedByAWyomingServer() throws {
-        let server = try WyomingTestServer()
-        defer { server.stop() }
-        let directory = try Fixtures.temporaryDirectory("parley-e2e")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = try fileReading(server.address, Self.recording)
-        let heard = try spokenThenTypedTurn(["--recognizer", server.address], speaking: Self.recording, in: directory)
-        try expectTranscript(heard, of: Self.recordingName, stockErrors: try StockReadings.whisperErrors(Self.recordingName))
-        #expect(SpokenWords.normalized(heard) == SpokenWords.normalized(file),
-                "the dialogue heard '\(heard)'; parley listen through the server reads '\(file)'")
-    }
-
     /// PocketSphinx (`--recognizer pocketsphinx`) on the half-duplex path (`--echo-cancel off`): the
     /// live words are the transcript's, with at most one error more than `pocketsphinx_continuous`
     /// makes (none: `StockReadings.pocketSphinx`), and exactly the file's. Exactly the file's words

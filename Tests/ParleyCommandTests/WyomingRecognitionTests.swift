@@ -30,19 +30,46 @@ struct WyomingRecognitionTests {
         #expect(server.isRunning, "the server is still up after \(recordings.count) utterances: \(server.log)")
     }
 
-    @Test("doctor: a row per server given, with what it serves and its round trip; one that refuses fails the check")
+    @Test("doctor: a row per server and voice given, with what it serves, its round trip and a voice's first audio; one that refuses fails the check")
     func doctor() throws {
-        let server = try WyomingTestServer()
-        defer { server.stop() }
+        let (server, voice) = (try WyomingTestServer(), try WyomingTestServer(voice: true))
+        defer {
+            server.stop()
+            voice.stop()
+        }
         let gone = "wyoming:tcp://127.0.0.1:\(try WyomingTestServer.freePort())"
-        let output = try ProcessRunner.parley(["doctor", "--recognizer", server.address, "--recognizer", gone])
+        let output = try ProcessRunner.parley(["doctor", "--recognizer", server.address, "--recognizer", gone,
+                                               "--voice", voice.joe, "--voice", "\(voice.address)#nobody"])
         #expect(output.status == 1)
         let rows = output.stdout.split(separator: "\n").filter { $0.hasPrefix("Wyoming") }
-        try #require(rows.count == 2, "\(output.stdout)")
+        try #require(rows.count == 4, "\(output.stdout)")
         #expect(rows[0].contains(" ok ") && rows[0].contains("faster-whisper 3.8.1 (whisper-base)") && rows[0].contains("round trip"),
                 "\(rows[0])")
         #expect(rows[1].contains("MISSING") && rows[1].contains("refused the connection"), "\(rows[1])")
+        #expect(rows[2].contains(" ok ") && rows[2].contains("en_US-joe-medium of") && rows[2].contains("ms after synthesize"), "\(rows[2])")
+        #expect(rows[3].contains("MISSING") && rows[3].contains("it has no voice nobody"), "\(rows[3])")
         #expect(output.stderr.contains("not usable: start the server, or reach it through an SSH tunnel"), "\(output.stderr)")
+    }
+
+    @Test("say --voice with a Wyoming voice: the server's audio, written as the speaker's format; a voice it lacks, one sentence")
+    func say() throws {
+        let voice = try WyomingTestServer(voice: true)
+        defer { voice.stop() }
+        let directory = try Fixtures.temporaryDirectory("parley-wyoming-say")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("joe.wav").path
+        let output = try ProcessRunner.parley(["say", "--voice", voice.joe, "--out", path, "I want a coffee with milk."])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("22050 Hz, mono s16") && output.stdout.contains("to \(path)"), "\(output.stdout)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)  // the canonical WAV header
+        let samples = stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map {
+            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+        }
+        #expect(audibleSeconds(samples) > 0.8, "the file holds speech")
+        let missing = try ProcessRunner.parley(["say", "--voice", "\(voice.address)#nobody", "Hello."])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("parley: the voice \(voice.address)#nobody cannot speak: the Wyoming server") &&
+                missing.stderr.contains("has no voice nobody"), "\(missing.stderr)")
     }
 
     @Test("a server that refuses: one sentence naming it, exit 1")

@@ -4,20 +4,21 @@ import ProcessHarness
 import Glibc
 #endif
 
-/// A real Wyoming speech-recognition server for a test: wyoming-faster-whisper with Parley's
-/// installed Whisper model, on 127.0.0.1 and a free port (`scripts/wyoming-server.sh`, from the
-/// environment `make test` installs). It stops when `stop()` is called, when it is released,
-/// or when the test process ends, however it ends.
+/// A real Wyoming server for a test, on 127.0.0.1 and a free port (`scripts/wyoming-server.sh`,
+/// from the environment `make test` installs): speech recognition by wyoming-faster-whisper with
+/// Parley's installed Whisper model, or (`voice`) wyoming-piper with the en_US joe voice. It
+/// stops when `stop()` is called, when it is released, or when the test process ends, however
+/// it ends.
 public final class WyomingTestServer: Sendable {
     public let port: Int
     private let process: ChildProcess
 
     /// Starts a server and returns once it accepts connections; throws, with its output, when
     /// it does not within `seconds`.
-    public init(threads: Int = 1, seconds: Double = 120) throws {
+    public init(voice: Bool = false, threads: Int = 1, seconds: Double = 120) throws {
         port = try Self.freePort()
-        process = try ChildProcess([Fixtures.repository.appendingPathComponent("scripts/wyoming-server.sh").path,
-                                    String(port), String(threads)])
+        process = try ChildProcess([Fixtures.repository.appendingPathComponent("scripts/wyoming-server.sh").path]
+                                   + (voice ? ["--tts"] : []) + [String(port), String(threads)])
         let deadline = Date().addingTimeInterval(seconds)
         while !Self.accepts(port) {
             guard process.isRunning, Date() < deadline else {
@@ -30,6 +31,12 @@ public final class WyomingTestServer: Sendable {
 
     /// `wyoming:tcp://127.0.0.1:PORT`.
     public var address: String { "wyoming:tcp://127.0.0.1:\(port)" }
+
+    /// The voice server's one voice, `wyoming:tcp://127.0.0.1:PORT#en_US-joe-medium`.
+    public var joe: String { "\(address)#\(Self.joeVoice)" }
+
+    /// The name of the one Piper voice the registry ships.
+    public static let joeVoice = "en_US-joe-medium"
 
     /// Whether the server still runs.
     public var isRunning: Bool { process.isRunning }

@@ -57,7 +57,8 @@ extension RoomCoordinator {
             // A clause interpreted while its party speaks is spoken faster the further this
             // listener is behind its end.
             let speed = job.sourceEnd.map { InterpretationPace.speed(forLag: clock.now() - $0) } ?? 1
-            let utterance = Utterance(text: job.text, voice: .locale(job.locale),
+            let voice = settings.voices.indices.contains(index) ? settings.voices[index] : nil
+            let utterance = Utterance(text: job.text, voice: voice.map(VoiceSelection.identifier) ?? .locale(job.locale),
                                       rate: InterpretationPace.rate(Utterance.defaultRate, fasterBy: speed))
             let outcome = await speaker.say(utterance, number: job.number, with: synthesizer, clock: clock,
                                             while: { !stopped }) { _ in

@@ -12,6 +12,9 @@ public struct RoomSettings: Sendable, Hashable {
     /// Whether a listener who starts speaking over the translation they hear holds it, and stops
     /// it when their words are more than a backchannel (`--barge-in`).
     public var bargeIn: Bool
+    /// The voice each party hears translations in, by party (from 0); nil, or none listed, for
+    /// the default voice of their locale.
+    public var voices: [String?] = []
 
     /// Settings; the defaults are those of `parley room` with no options.
     public init(endpointMilliseconds: Int = 500, simultaneous: Bool = false,

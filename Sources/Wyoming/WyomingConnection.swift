@@ -35,12 +35,25 @@ final class WyomingConnection: @unchecked Sendable {
 
     /// Writes `event`, within `timeout` seconds.
     func send(_ event: WyomingEvent, timeout: Double) async throws {
-        try await offThread(queue) { try self.write(event.encoded(), deadline: Self.deadline(timeout)) }
+        try await offThread(queue) {
+            try self.ensureOpen()
+            try self.write(event.encoded(), deadline: Self.deadline(timeout))
+        }
     }
 
     /// Reads the next event, waiting at most `timeout` seconds for it.
     func receive(timeout: Double) async throws -> WyomingEvent {
-        try await offThread(queue) { try self.readEvent(deadline: Self.deadline(timeout)) }
+        try await offThread(queue) {
+            try self.ensureOpen()
+            return try self.readEvent(deadline: Self.deadline(timeout))
+        }
+    }
+
+    /// Throws once `close` was called: the descriptor may be closed by now, and its number
+    /// another file's. Runs on `queue`, where the descriptor is closed, so a block that passes
+    /// it runs before the close.
+    private func ensureOpen() throws {
+        if closed.withLock({ $0 }) { throw failure("the connection was closed") }
     }
 
     /// Closes the connection; any operation under way fails at once.

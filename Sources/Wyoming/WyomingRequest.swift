@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParleyCore
 import Recognition
 
@@ -144,6 +145,7 @@ actor WyomingRequest: RecognitionRequest {
             case "transcript":
                 let text = try event.decode(WyomingTranscript.self).text.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { throw RecognitionError.emptyRecognition }
+                WyomingSynthesizer.log.debug("\(recognizer.address): \(formatted(AudioFormat.recognition.duration(ofSamples: samplesSent))) s of \(language) speech, transcript \(Int((bound - deadline.timeIntervalSinceNow) * 1000)) ms after its end")
                 // A Wyoming transcript carries no confidence and no word times: it counts as sure.
                 return RecognitionResult(text: text, confidence: 1, isFinal: true)
             case "error":

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
-@testable import WyomingRecognition
+@testable import Wyoming
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,53 +16,40 @@ final class FakeWyomingServer: Sendable {
         case silent
         /// Answers the first event with a line that is not Wyoming.
         case garbage
+        /// Answers `describe` with `voices` (each an en_US voice), and `synthesize` with `samples`
+        /// samples of a 440 Hz tone at `rate` Hz, in chunks of 1,024.
+        case speaking(voices: [String], rate: Int, samples: Int)
     }
 
-    let port: Int
-    private let listener: Int32
-    private let behaviour: Behaviour
     /// Every event received, in order, by connection.
-    let received = Mutex<[[WyomingEvent]]>([])
-    private let open = Mutex<[Int32]>([])
+    final class Received: Sendable {
+        let events = Mutex<[[WyomingEvent]]>([])
+        func withLock<T>(_ body: (inout [[WyomingEvent]]) -> T) -> T { events.withLock { body(&$0) } }
+    }
+
+    private let server: LoopbackServer
+    let received = Received()
+    var port: Int { server.port }
 
     init(_ behaviour: Behaviour) throws {
-        self.behaviour = behaviour
-        (listener, port) = try LoopbackSocket.bound(listening: 8)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
-    }
-
-    /// A port nobody listens on: a listener opened and closed again.
-    static func closedPort() throws -> Int {
-        let server = try FakeWyomingServer(.silent)
-        server.stop()
-        return server.port
-    }
-
-    var address: WyomingAddress { try! WyomingAddress("wyoming:tcp://127.0.0.1:\(port)") }
-
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for descriptor in open.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)) }
-    }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            open.withLock { $0.append(connection) }
+        let received = self.received
+        server = try LoopbackServer { connection in
             let index = received.withLock { events in
                 events.append([])
                 return events.count - 1
             }
-            let thread = Thread { [self] in serve(connection, index: index) }
-            thread.start()
+            Self.serve(connection, index: index, behaviour: behaviour, received: received)
         }
     }
 
-    private func serve(_ connection: Int32, index: Int) {
-        defer { close(connection) }
+    /// A port nobody listens on: a listener opened and closed again.
+    static func closedPort() throws -> Int { try WyomingTestServer.freePort() }
+
+    var address: WyomingAddress { try! WyomingAddress("wyoming:tcp://127.0.0.1:\(port)") }
+
+    func stop() { server.stop() }
+
+    private static func serve(_ connection: Int32, index: Int, behaviour: Behaviour, received: Received) {
         var buffer: [UInt8] = []
         while let event = readEvent(connection, &buffer) {
             received.withLock { $0[index].append(event) }
@@ -72,6 +59,25 @@ final class FakeWyomingServer: Sendable {
             case .garbage:
                 write(connection, Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
                 return
+            case let .speaking(voices, rate, samples):
+                if event.type == "describe" {
+                    let entries: [[String: any Sendable]] = voices.map { ["name": $0, "installed": true, "languages": ["en_US"]] }
+                    let program: [String: any Sendable] = ["name": "fake-tts", "installed": true, "voices": entries]
+                    write(connection, WyomingEvent(type: "info", fields: ["tts": [program]]).encoded())
+                } else if event.type == "synthesize" {
+                    let format: [String: any Sendable] = ["rate": rate, "width": 2, "channels": 1]
+                    write(connection, WyomingEvent(type: "audio-start", fields: format).encoded())
+                    let tone = (0..<samples).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
+                    for start in stride(from: 0, to: samples, by: 1_024) {
+                        let bytes = tone[start..<min(start + 1_024, samples)].flatMap { sample -> [UInt8] in
+                            let value = UInt16(bitPattern: sample)
+                            return [UInt8(value & 0xff), UInt8(value >> 8)]
+                        }
+                        write(connection, WyomingEvent(type: "audio-chunk", fields: format, payload: bytes).encoded())
+                    }
+                    write(connection, WyomingEvent(type: "audio-stop").encoded())
+                    return
+                }
             case let .answering(transcript, languages):
                 if event.type == "describe" {
                     let model: [String: any Sendable] = ["name": "fake", "installed": true, "languages": languages]
@@ -84,11 +90,11 @@ final class FakeWyomingServer: Sendable {
         }
     }
 
-    private func write(_ connection: Int32, _ bytes: [UInt8]) {
+    private static func write(_ connection: Int32, _ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    private func readEvent(_ connection: Int32, _ buffer: inout [UInt8]) -> WyomingEvent? {
+    private static func readEvent(_ connection: Int32, _ buffer: inout [UInt8]) -> WyomingEvent? {
         func fill() -> Bool {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }

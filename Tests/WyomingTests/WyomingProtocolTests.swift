@@ -4,7 +4,7 @@ import PocketSphinxRecognition
 import Recognition
 import TestSupport
 import Testing
-@testable import WyomingRecognition
+@testable import Wyoming
 
 /// The Wyoming protocol as Parley speaks it, against a server in the test process: the
 /// exchange of one utterance, and the servers that fail.
