@@ -161,7 +161,7 @@ var targets: [Target] = [
         name: "parley-bench",
         dependencies: [
             "ParleyCore", "Locales", "Audio", "Synthesis", "Recognition", "PocketSphinxRecognition",
-            "WhisperRecognition", "Translation", "ChildProcesses", "ProcessHarness",
+            "WhisperRecognition", "Wyoming", "Translation", "ChildProcesses", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strict),

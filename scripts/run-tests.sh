@@ -36,8 +36,8 @@ cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 $swift build --build-tests ${SWIFT_FLAGS:-} || exit 1
 
-# One target's run may take PARLEY_TARGET_SECONDS (600 s; the slowest takes about
-# two minutes on a quiet machine). A target still running then is stopped with
+# One target's run may take PARLEY_TARGET_SECONDS (600 s; the slowest, ParleyCommandTests less its
+# suites run alone, takes most of that on a 2-core machine). A target still running then is stopped with
 # everything it started, and counted as failed with a diagnosis: the tests that
 # started and never ended, the processes that were still running, and where the
 # test runner and each parley were waiting.
@@ -138,10 +138,11 @@ server_answers() {
 user_filter=${1:-}
 # Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker), and the one that keeps a Wyoming server
-# decoding on a core of its own for half a minute: run by themselves, after the rest of
-# their target, not beside its other suites.
+# decoding on a core of its own for half a minute, and the dialogue on two of them: run by
+# themselves, after the rest of their target, not beside its other suites.
 alone=("ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
-       "ParleyCommandTests:BargeInDialogueTests" "ParleyCommandTests:WyomingRecognitionTests")
+       "ParleyCommandTests:BargeInDialogueTests" "ParleyCommandTests:WyomingRecognitionTests"
+       "ParleyCommandTests:WyomingDialogueTests")
 # Each target, less its suites in `alone` ("Target~A|B"), then each of those suites by itself.
 default_selection() {
   local target suite entry own

@@ -1,7 +1,7 @@
 /// One party of a room (`parley room PARTY PARTY…`): a person with a language, and the
 /// microphone, speaker and audio server they are reached on.
 ///
-/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH][,voice=VOICE]`, the address as
+/// Written `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH][,voice=VOICE][,recognizer=NAME]`, the address as
 /// PulseAudio writes it (`tcp:host:port`, `tcp6:[::1]:4713`, `unix:/path`, or a host name) and
 /// the cookie the file that server authenticates its clients with. What is left out is the
 /// default server, its default devices and libpulse's own cookie.
@@ -14,6 +14,9 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
     /// The voice this party hears translations in: a synthesizer's voice identifier, or a
     /// Wyoming server's voice (`wyoming:tcp://HOST:PORT#NAME`).
     public var voice: String?
+    /// The recognizer that hears this party: whisper, pocketsphinx, or a Wyoming server
+    /// (`wyoming:tcp://HOST:PORT`); nil for the conversation's.
+    public var recognizer: String?
 
     public init(locale: LocaleTag, source: String? = nil, sink: String? = nil, server: String? = nil,
                 cookie: String? = nil) {
@@ -30,11 +33,11 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         var seen: Set<String> = []
         for field in fields {
             guard let equals = field.firstIndex(of: "=") else {
-                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server, cookie, voice)")
+                throw .init(text, "'\(field)' is not KEY=VALUE (keys: source, sink, server, cookie, voice, recognizer)")
             }
             let key = String(field[..<equals]).trimmingCharacters(in: .whitespaces)
             let value = String(field[field.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server, cookie, voice)") }
+            guard Self.keys.contains(key) else { throw .init(text, "'\(key)' is not a key (keys: source, sink, server, cookie, voice, recognizer)") }
             guard seen.insert(key).inserted else { throw .init(text, "\(key) is given twice") }
             guard !value.isEmpty else { throw .init(text, "\(key) is empty") }
             switch key {
@@ -42,6 +45,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
             case "sink": sink = value
             case "cookie": cookie = value
             case "voice": voice = value
+            case "recognizer": recognizer = value
             default:
                 guard Self.isServerAddress(value) else {
                     throw .init(text, "'\(value)' is not a server address (tcp:HOST:PORT, unix:/PATH or a host name)")
@@ -51,7 +55,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static let keys: Set<String> = ["source", "sink", "server", "cookie", "voice"]
+    static let keys: Set<String> = ["source", "sink", "server", "cookie", "voice", "recognizer"]
 
     /// Whether `address` is written as PulseAudio writes a server: `unix:` with an absolute
     /// path, `tcp:`/`tcp4:`/`tcp6:` with a host and an optional port, or a bare host name.
@@ -86,6 +90,7 @@ public struct RoomParty: Sendable, Hashable, CustomStringConvertible {
         if let server { text += ",server=\(server)" }
         if let cookie { text += ",cookie=\(cookie)" }
         if let voice { text += ",voice=\(voice)" }
+        if let recognizer { text += ",recognizer=\(recognizer)" }
         return text
     }
 }

@@ -32,8 +32,9 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
     private let preferences: RecognizerPreferences
     private let choices = Mutex<[String: RecognizerKind]>([:])
 
-    /// Creates a router; `forced` makes one engine serve every locale. A Wyoming server
-    /// (`wyoming`, forced) serves every dictation request; PocketSphinx still serves grammars.
+    /// Creates a router; `forced` makes one engine serve every locale. Wyoming servers
+    /// (`wyoming`, forced) serve every dictation request, PocketSphinx still serving grammars;
+    /// not forced, they serve the locales `choose` gives them (a party's `recognizer=`).
     public init(whisper: (any RoutedPairRecognizer)?, pocketsphinx: (any RoutedRecognizer)?,
                 wyoming: (any RoutedRecognizer)? = nil,
                 preferences: RecognizerPreferences = .standard, forced: RecognizerKind? = nil) {
@@ -41,7 +42,7 @@ public final class RecognizerRouter: SpeechRecognizer, StreamingRecognizer, Send
         whisperLeftOut = forced == .pocketsphinx || forced == .wyoming
         pocketsphinxEngine = forced == .whisper ? nil : pocketsphinx
         wyomingEngine = wyoming
-        self.preferences = wyoming == nil ? preferences : RecognizerPreferences(rows: ["*": [.wyoming]])
+        self.preferences = forced == .wyoming ? RecognizerPreferences(rows: ["*": [.wyoming]]) : preferences
     }
 
     /// Makes `kind` serve `locale`'s language from now on (`:recognizer A whisper`).

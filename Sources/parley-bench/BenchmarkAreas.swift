@@ -24,4 +24,5 @@ let benchmarkAreas: [any ParsableCommand.Type] = [
     SimultaneousBenchmark.self,
     RoomBenchmark.self,
     BaselineBenchmark.self,
+    WyomingBenchmark.self,
 ]

@@ -5,6 +5,7 @@ import ParleyCore
 import Recognition
 import Synthesis
 import Translation
+import WhisperRecognition
 import Wyoming
 
 // MARK: - The one place a conversation's engines start and its parties' sessions open
@@ -48,7 +49,7 @@ struct OpenedConversation {
 /// them loaded, eSpeak NG with their pronunciation dictionaries, the recognizers `recognition`
 /// asks for (none when nil) with each locale's engine loaded, and the audio session of each
 /// of `parties` (see `openSessions`), all before the first word.
-func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [String?] = [],
+func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [String?] = [], recognizers: [String?] = [],
                       recognition: RecognitionChoiceOptions?,
                       endpointMilliseconds: Int, _ directories: DataDirectories, _ registry: LocaleRegistry) async -> OpenedConversation {
     let translator = makeApertium(directories, registry)
@@ -56,8 +57,8 @@ func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [St
     let espeak = makeESpeak(directories, languages: languages)
     let (synthesizer, usableVoices, voiceLimitations) = await prepareVoices(voices, espeak: espeak)
     // Whisper's worker loads for seconds: in parallel with the sessions and Apertium.
-    async let recognizers = startRecognizers(recognition, directories, registry, locales: locales,
-                                             endpointMilliseconds: endpointMilliseconds)
+    async let started = startRecognizers(recognition, directories, registry, locales: locales, chosen: recognizers,
+                                         endpointMilliseconds: endpointMilliseconds)
     let audio = await openSessions(parties)
     // Every direction, so the first utterance does not wait for Apertium to load.
     for source in Set(locales) {
@@ -65,7 +66,7 @@ func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [St
             try? await translator.prepare(from: source, to: target)
         }
     }
-    let (router, recognitionLimitations) = await recognizers
+    let (router, recognitionLimitations) = await started
     let limitations = recognitionLimitations + voiceLimitations
     let sessions = audio.compactMap(\.session)
     return OpenedConversation(
@@ -77,6 +78,7 @@ func openConversation(_ parties: [PartyAudio], locales: [LocaleTag], voices: [St
             for session in sessions { await session.close() }
             await translator.shutdown()
             await router?.whisper?.worker.shutdown()
+            await (router?.wyoming?.fallback as? WhisperRecognizer)?.worker.shutdown()
         })
 }
 
@@ -123,13 +125,20 @@ func makeESpeak(_ directories: DataDirectories, languages: [String]) -> ESpeakSy
 /// started now (Whisper's worker takes seconds to load). A locale no recognizer serves is
 /// typed-only; the conversation says so itself.
 func startRecognizers(_ choice: RecognitionChoiceOptions?, _ directories: DataDirectories, _ registry: LocaleRegistry,
-                      locales: [LocaleTag], endpointMilliseconds: Int) async -> (RecognizerRouter?, [String]) {
+                      locales: [LocaleTag], chosen: [String?] = [], endpointMilliseconds: Int) async -> (RecognizerRouter?, [String]) {
     guard let choice else { return (nil, []) }
     let router: RecognizerRouter
+    let partyServers = chosen.compactMap { $0.flatMap { try? WyomingAddress($0) } }
     do {
-        router = try makeRecognizerRouter(choice, directories: directories, priorities: registry.priorities)
+        router = try makeRecognizerRouter(choice, directories: directories, priorities: registry.priorities,
+                                          partyServers: partyServers)
     } catch {
         return (nil, ["speech cannot be recognized: \(error)"])
+    }
+    // A party's own recognizer (`recognizer=` of its argument) hears its locale.
+    for (locale, name) in zip(locales, chosen) {
+        guard let name, let kind = WyomingAddress.isWyoming(name) ? .wyoming : RecognizerKind(rawValue: name) else { continue }
+        router.choose(kind, for: locale)
     }
     var limitations: [String] = []
     if let whisper = router.whisper {

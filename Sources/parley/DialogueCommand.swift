@@ -98,6 +98,8 @@ struct DialogueCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        for name in [devices.recognizerA, devices.recognizerB].compactMap({ $0 }) { try RecognitionChoiceOptions.check(name) }
+        for voice in [devices.voiceA, devices.voiceB].compactMap({ $0 }) { try checkVoice(voice) }
         if devices.isSeparate, turns == .auto {
             throw ValidationError("--turns auto tells the sides apart by their language on one microphone; with a microphone each, take turns (--turns alternate) or use `parley room`, where anyone may speak at any time")
         }

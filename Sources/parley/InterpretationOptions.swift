@@ -57,3 +57,9 @@ enum OwnPaceVoices {
         return "the voice \(voice) speaks at its own pace (Wyoming has no rate): a listener behind the speaker is not caught up by faster speech"
     }
 }
+
+/// Checks a party's `voice=`: a Wyoming voice must be `wyoming:tcp://HOST:PORT#NAME`; any other
+/// is a synthesizer's identifier, checked when the conversation starts.
+func checkVoice(_ voice: String) throws(ValidationError) {
+    do { _ = try WyomingSynthesizer.parse(voice) } catch { throw ValidationError(error.description) }
+}

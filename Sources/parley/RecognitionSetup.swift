@@ -12,10 +12,13 @@ import Wyoming
 /// Options of the commands that recognize speech (`listen`, `dialog`, `room`).
 struct RecognitionChoiceOptions: ParsableArguments {
     @Option(name: .customLong("recognizer"), help: ArgumentHelp(
-        "Recognizer for every locale: whisper, pocketsphinx, or a Wyoming server, wyoming:tcp://HOST:PORT (default: the best installed, from recognizers.tsv).",
-        discussion: "A Wyoming server (wyoming-faster-whisper, on this machine or another) hears every utterance Parley's own detector finds; nothing else leaves the machine. See docs/remote-engines.md.",
+        "Recognizer for every locale: whisper, pocketsphinx, or a Wyoming server, wyoming:tcp://HOST:PORT, repeated for several (default: the best installed, from recognizers.tsv).",
+        discussion: "A Wyoming server (wyoming-faster-whisper, on this machine or another) hears every utterance Parley's own detector finds; nothing else leaves the machine. Several servers share the utterances, each to the one with the fewest in flight; one that fails is left out for a while, and its utterance goes to another, or to the Whisper worker on this machine. See docs/remote-engines.md.",
         valueName: "name"))
-    var recognizerName: String?
+    var recognizerNames: [String] = []
+
+    /// The one `--recognizer` given (the first Wyoming server of several).
+    var recognizerName: String? { recognizerNames.first }
 
     /// The engine asked for, if any (`wyoming` for a Wyoming server).
     var recognizer: RecognizerKind? {
@@ -23,21 +26,33 @@ struct RecognitionChoiceOptions: ParsableArguments {
         return WyomingAddress.isWyoming(recognizerName) ? .wyoming : RecognizerKind(rawValue: recognizerName)
     }
 
-    /// The Wyoming server asked for, if any.
-    var wyomingServer: WyomingAddress? { recognizerName.flatMap { try? WyomingAddress($0) } }
+    /// The Wyoming servers asked for, in their order; none for a local engine.
+    var wyomingServers: [WyomingAddress] { recognizerNames.compactMap { try? WyomingAddress($0) } }
+
+    /// Checks one engine name: whisper, pocketsphinx, or a Wyoming server's address.
+    static func check(_ name: String) throws(ValidationError) {
+        if WyomingAddress.isWyoming(name) {
+            do { _ = try WyomingAddress(name) } catch { throw ValidationError(error.description) }
+        } else if RecognizerKind(rawValue: name) == nil || name == RecognizerKind.wyoming.rawValue {
+            throw ValidationError("unknown recognizer '\(name)'; give whisper, pocketsphinx or a Wyoming server, wyoming:tcp://HOST:PORT")
+        }
+    }
+
+    /// The first Wyoming server asked for, if any.
+    var wyomingServer: WyomingAddress? { wyomingServers.first }
 
     @Option(help: ArgumentHelp("File of names, places and terms you expect to say, one per line; Whisper favours them.",
                                valueName: "file"))
     var phrases: String?
 
     func validate() throws {
-        if let recognizerName {
-            if WyomingAddress.isWyoming(recognizerName) {
-                do { _ = try WyomingAddress(recognizerName) } catch { throw ValidationError(error.description) }
-            } else if RecognizerKind(rawValue: recognizerName) == nil {
-                throw ValidationError("unknown recognizer '\(recognizerName)'; give whisper, pocketsphinx or a Wyoming server, wyoming:tcp://HOST:PORT")
-            }
+        if recognizerNames.count > 1, !recognizerNames.allSatisfy(WyomingAddress.isWyoming) {
+            throw ValidationError("--recognizer is given \(recognizerNames.count) times; give one engine, or several Wyoming servers (wyoming:tcp://HOST:PORT each)")
         }
+        if Set(recognizerNames).count < recognizerNames.count {
+            throw ValidationError("a Wyoming server is given twice with --recognizer; give each once")
+        }
+        for recognizerName in recognizerNames { try Self.check(recognizerName) }
         if phrases != nil, recognizer == .wyoming {
             throw ValidationError("--phrases guide the Whisper on this machine, which a Wyoming server is not; give one or the other")
         }
@@ -70,7 +85,8 @@ func whisperInstallation(_ directories: DataDirectories) -> WhisperInstallation 
 /// Both recognizers behind one router. Whisper is left out when it is not installed, unless
 /// `--recognizer whisper` asks for it, which then fails saying how to install it.
 func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataDirectories,
-                          priorities: PriorityTable, partialResults: Bool = true) throws -> RecognizerRouter {
+                          priorities: PriorityTable, partialResults: Bool = true,
+                          partyServers: [WyomingAddress] = []) throws -> RecognizerRouter {
     let preferences = try RecognizerPreferences.load(from: directories.layered)
     var whisper: WhisperRecognizer?
     if choice.recognizer != .pocketsphinx, choice.recognizer != .wyoming {
@@ -88,7 +104,16 @@ func makeRecognizerRouter(_ choice: RecognitionChoiceOptions, directories: DataD
         }
     }
     let pocketsphinx = PocketSphinxRecognizer(models: PocketSphinxModelRegistry(userDirectory: directories.models), priorities: priorities)
-    let wyoming = choice.wyomingServer.map { WyomingRecognizer(address: $0, detector: SphinxSpeechDetector.make) }
+    var wyoming: WyomingRecognizer?
+    let servers = choice.wyomingServers + partyServers.filter { !choice.wyomingServers.contains($0) }
+    if !servers.isEmpty {
+        // The Whisper worker on this machine decodes what no server is left to: started only then.
+        let fallback = whisper == nil ? (try? whisperInstallation(directories).launch()).map {
+            WhisperRecognizer(worker: WhisperWorker(launch: $0), detector: SphinxSpeechDetector.make)
+        } : nil
+        wyoming = WyomingRecognizer(addresses: servers, detector: SphinxSpeechDetector.make, fallback: whisper ?? fallback,
+                                    notice: { printError("note: \($0)") })
+    }
     return RecognizerRouter(whisper: whisper, pocketsphinx: pocketsphinx, wyoming: wyoming, preferences: preferences,
                             forced: choice.recognizer)
 }
@@ -100,6 +125,6 @@ extension RecognizerRouter {
     var whisper: WhisperRecognizer? { whisperEngine as? WhisperRecognizer }
     /// PocketSphinx, when the router has it.
     var pocketsphinx: PocketSphinxRecognizer? { pocketsphinxEngine as? PocketSphinxRecognizer }
-    /// The Wyoming server, when one was given.
+    /// The Wyoming servers, when given.
     var wyoming: WyomingRecognizer? { wyomingEngine as? WyomingRecognizer }
 }

@@ -29,7 +29,7 @@ struct RoomCommand: AsyncParsableCommand {
         aliases: ["meeting"])
 
     @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE], two or more.",
+              help: ArgumentHelp("LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=FILE][,voice=VOICE][,recognizer=NAME], two or more.",
                                  valueName: "party"))
     var parties: [String] = []
 
@@ -44,6 +44,10 @@ struct RoomCommand: AsyncParsableCommand {
         }
         guard parties.count >= 2 else {
             throw ValidationError("a room needs two parties or more, as in `parley room en-US,source=a.monitor,sink=a fr-FR,source=b.monitor,sink=b`")
+        }
+        for party in try readParties() {
+            if let name = party.recognizer { try RecognitionChoiceOptions.check(name) }
+            if let voice = party.voice { try checkVoice(voice) }
         }
         if common.source != nil || common.sink != nil {
             throw ValidationError("--source and --sink name one microphone and one speaker; give each party its own, as in en-US,source=NAME,sink=NAME")
@@ -99,7 +103,7 @@ struct RoomCommand: AsyncParsableCommand {
                 locales.append(locale)
             }
             var (stages, voices) = try await openRoom(try partyDevices(), directories, registry, locales: locales,
-                                                      voices: parties.map(\.voice))
+                                                      voices: parties.map(\.voice), recognizers: parties.map(\.recognizer))
             stages.waitGivenUp = { printError("\($0); leaving") }
             let writer = try await options.openTranscript(directories, shuttingDownOnRefusal: stages.shutdown)
             defer { options.keepTranscript(writer) }
@@ -120,9 +124,10 @@ struct RoomCommand: AsyncParsableCommand {
     /// Every party's audio session, opened now (a party who cannot be reached ends the room
     /// before it starts, in one sentence), and the engines they share.
     private func openRoom(_ devices: [AudioSessionOptions], _ directories: DataDirectories, _ registry: LocaleRegistry,
-                          locales: [LocaleTag], voices: [String?]) async throws -> (ConversationStages, [String?]) {
+                          locales: [LocaleTag], voices: [String?], recognizers: [String?]) async throws -> (ConversationStages, [String?]) {
         let parties = devices.indices.map { PartyAudio(name: "party \($0 + 1)", logLabel: "parley.audio.party\($0 + 1)", options: devices[$0]) }
-        let opened = await openConversation(parties, locales: locales, voices: voices, recognition: options.recognition,
+        let opened = await openConversation(parties, locales: locales, voices: voices, recognizers: recognizers,
+                                            recognition: options.recognition,
                                             endpointMilliseconds: options.endpointMilliseconds, directories, registry)
         if let unreachable = opened.unreachable {
             await opened.shutdown()

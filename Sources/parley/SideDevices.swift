@@ -20,6 +20,9 @@ struct SideDevicePlan {
     /// The voice each side hears translations in (`voice=` of its locale argument), if given.
     var voiceA: String?
     var voiceB: String?
+    /// The recognizer that hears each side (`recognizer=` of its locale argument), if given.
+    var recognizerA: String?
+    var recognizerB: String?
 
     /// Reads the plan from the command line; a contradiction is refused in one sentence.
     init(localeA argumentA: String, localeB argumentB: String, common: CommonOptions,
@@ -29,6 +32,7 @@ struct SideDevicePlan {
         localeA = partyA?.locale.description ?? argumentA
         localeB = partyB?.locale.description ?? argumentB
         (voiceA, voiceB) = (partyA?.voice, partyB?.voice)
+        (recognizerA, recognizerB) = (partyA?.recognizer, partyB?.recognizer)
         var a = common.audioSessionOptions()
         if let partyA {
             a.server = try Self.once("A's server", option: "--server", common.server, field: partyA.server)

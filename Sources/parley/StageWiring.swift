@@ -38,6 +38,7 @@ func makeStages(_ request: StageRequest) async throws -> (ConversationStages, Op
     let command = request.command
     let parties = audioParties(request)
     let opened = await openConversation(parties, locales: request.locales, voices: [request.devices.voiceA, request.devices.voiceB],
+                                        recognizers: [request.devices.recognizerA, request.devices.recognizerB],
                                         recognition: command.typedOnly ? nil : command.recognition,
                                         endpointMilliseconds: command.options.endpointMilliseconds,
                                         request.directories, request.registry)

@@ -72,6 +72,67 @@ struct WyomingRecognitionTests {
                 missing.stderr.contains("has no voice nobody"), "\(missing.stderr)")
     }
 
+    /// A room of three, a headset each, its recognition shared by two servers. Party 1 speaks;
+    /// the server hearing them is killed while they speak. The utterance is still heard, whole
+    /// (by the other server), one line says so, the room goes on (party 3 speaks, party 2
+    /// types), and the transcript holds every utterance once.
+    @Test("a room over two servers: one killed mid-utterance, the utterance still heard, the room goes on, each utterance written once")
+    func serverKilledInARoom() throws {
+        let servers = [try WyomingTestServer(), try WyomingTestServer()]
+        defer { servers.forEach { $0.stop() } }
+        let directory = try Fixtures.temporaryDirectory("parley-wyoming-room")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let devices = try (1...3).map { (try LoopbackDevice(label: "wr\($0)mic"), try LoopbackDevice(label: "wr\($0)spk")) }
+        let locales = ["en-US", "es-ES", "en-GB"]
+        let run = try DialogueRun(["room"] + zip(locales, devices).map { "\($0),source=\($1.0.monitor),sink=\($1.1.sink)" }
+                                  + servers.flatMap { ["--recognizer", $0.address] }
+                                  + ["--transcript", transcript, "--no-history"], environment: ["PARLEY_LOG": "debug"])
+        try run.waitForLine(timeout: 90) { $0.hasPrefix("the room is open") }
+        let first = "librivox/sense_and_sensibility_01_austen_64kb-0870.wav"  // 6 s
+        let playing = DispatchQueue.global()
+        let played = DispatchGroup()
+        playing.async(group: played) { _ = try? devices[0].0.play(Fixtures.recording(first)) }
+        // The first utterance goes to the first server (both are idle, it was used longest ago).
+        Thread.sleep(forTimeInterval: 2.5)
+        servers[0].kill()
+        _ = played.wait(timeout: .now() + 30)
+        try run.waitForLine(timeout: 120) { $0.hasPrefix("1 en-US: ") }
+        run.send(":parties")  // on a pipe, answered once everything said so far has been spoken
+        try run.waitForLine(timeout: 120) { $0.hasPrefix("party 3: en-GB, ") }
+        let second = "librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
+        try #require(devices[2].0.play(Fixtures.recording(second)).status == 0)
+        try run.waitForLine(timeout: 120) { $0.hasPrefix("3 en-GB: ") }
+        run.send("@2 Quiero un café con leche.")
+        try run.waitForLine(timeout: 60) { $0.hasPrefix("2 es-ES: ") }
+        #expect(try run.finish() == 0, "\(run.stderr)")
+
+        let notes = run.stderr.split(separator: "\n").filter { $0.contains("note: the Wyoming server") && $0.contains("failed:") }
+        #expect(notes.count == 1 && notes[0].contains(servers[0].address)
+                && notes[0].hasSuffix("the utterance goes to another server, nothing heard is lost"), "\(run.stderr)")
+        let written = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(written.map { $0["party"] as? Int } == [1, 3, 2], "each utterance once, in the order said: \(written)")
+        for (entry, name) in zip(written.prefix(2), [first, second]) {
+            let text = entry["text"] as? String ?? ""
+            let (errors, stock) = (SpokenWords.errors(text, reference: try StockReadings.transcript(name)), try StockReadings.whisperErrors(name))
+            #expect(errors <= stock + 1, "\(name): heard '\(text)', \(errors) errors, stock Whisper makes \(stock)")
+        }
+        #expect(written.last?["text"] as? String == "Quiero un café con leche.")
+    }
+
+    @Test("a side's own recognizer=: that side is heard by the server, the other by the local engine; :recognizer says which")
+    func sideRecognizer() throws {
+        let server = try WyomingTestServer()
+        defer { server.stop() }
+        let output = try ProcessRunner.parley(["dialog", "en-US,recognizer=\(server.address)", "es-ES", "--mute", "--no-history",
+                                               "--no-transcript"], input: Data(":recognizer\n".utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("side A (en-US): wyoming") && output.stdout.contains("side B (es-ES): whisper"), "\(output.stdout)")
+        let refused = try ProcessRunner.parley(["dialog", "en-US,recognizer=vosk", "es-ES", "--typed-only"], input: Data())
+        #expect(refused.status == 64 && refused.stderr.contains("unknown recognizer 'vosk'"), "\(refused.stderr)")
+    }
+
     @Test("a server that refuses: one sentence naming it, exit 1")
     func refused() throws {
         let address = "wyoming:tcp://127.0.0.1:\(try WyomingTestServer.freePort())"

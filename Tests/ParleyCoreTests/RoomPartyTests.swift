@@ -1,7 +1,7 @@
 import ParleyCore
 import Testing
 
-/// The PARTY arguments of `parley room`: `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH]`.
+/// The PARTY arguments of `parley room`: `LOCALE[,source=NAME][,sink=NAME][,server=ADDRESS][,cookie=PATH][,voice=VOICE][,recognizer=NAME]`.
 @Suite struct RoomPartyTests {
     @Test("a locale alone is the default server and its default devices")
     func localeAlone() throws {
@@ -19,6 +19,15 @@ import Testing
         #expect(party.server == "tcp:127.0.0.1:4713")
         #expect(party.cookie == "/tmp/b/cookie")
         #expect(try RoomParty(parsing: party.description) == party)
+    }
+
+    @Test("a party's own voice and recognizer, a Wyoming server's or a local engine's, read back as written")
+    func voiceAndRecognizer() throws {
+        let party = try RoomParty(parsing: "en-US,voice=wyoming:tcp://127.0.0.1:10200#en_US-joe-medium,recognizer=wyoming:tcp://[::1]:10300")
+        #expect(party.voice == "wyoming:tcp://127.0.0.1:10200#en_US-joe-medium")
+        #expect(party.recognizer == "wyoming:tcp://[::1]:10300")
+        #expect(try RoomParty(parsing: party.description) == party)
+        #expect(try RoomParty(parsing: "fr-FR,recognizer=whisper,voice=fr+f3").recognizer == "whisper")
     }
 
     @Test("server addresses are taken as PulseAudio writes them",

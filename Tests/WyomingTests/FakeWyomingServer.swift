@@ -16,6 +16,9 @@ final class FakeWyomingServer: Sendable {
         case silent
         /// Answers the first event with a line that is not Wyoming.
         case garbage
+        /// Answers `describe` as `answering` does, and drops an utterance's connection after its
+        /// `chunks`th audio chunk, as a server that died would.
+        case dropping(chunks: Int, languages: [String])
         /// Answers `describe` with `voices` (each an en_US voice), and `synthesize` with `samples`
         /// samples of a 440 Hz tone at `rate` Hz, in chunks of 1,024.
         case speaking(voices: [String], rate: Int, samples: Int)
@@ -56,6 +59,14 @@ final class FakeWyomingServer: Sendable {
             switch behaviour {
             case .silent:
                 continue
+            case let .dropping(chunks, languages):
+                if event.type == "describe" {
+                    let model: [String: any Sendable] = ["name": "fake", "installed": true, "languages": languages]
+                    let program: [String: any Sendable] = ["name": "fake-asr", "installed": true, "models": [model]]
+                    write(connection, WyomingEvent(type: "info", fields: ["asr": [program]]).encoded())
+                } else if received.withLock({ $0[index].filter { $0.type == "audio-chunk" }.count }) >= chunks {
+                    return
+                }
             case .garbage:
                 write(connection, Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
                 return

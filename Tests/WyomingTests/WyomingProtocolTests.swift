@@ -148,7 +148,7 @@ struct WyomingProtocolTests {
         bounds.describe = 1
         let recognizer = Self.recognizer(server, bounds: bounds)
         // The silent server cannot describe itself: the request is made on a recognizer that was told.
-        let request = WyomingRequest(recognizer: recognizer, language: "en", options: .init(endpointMilliseconds: 500),
+        let request = WyomingRequest(recognizer: recognizer, locale: Self.english, options: .init(endpointMilliseconds: 500),
                                      detector: try SphinxSpeechDetector.make(hangoverFrames: 50))
         let samples = try Fixtures.rawSamples(Fixtures.recording("goforward.raw"))
         let error = await #expect(throws: WyomingServerError.self) { _ = try await Self.feed(request, samples) }
