@@ -75,7 +75,9 @@ extension SessionController {
         case .ready where phase == .connecting:
             guard recordStream?.state == .ready, playback.stream?.state == .ready,
                   guardStream == nil || guardStream?.state == .ready else { return }
-            if let missing = substitutedDevice() { return failConnect(missing) }
+            if let missing = devices.substitution(record: recordStream?.deviceName, playback: playback.stream?.deviceName) {
+                return failConnect(missing)
+            }
             connectionReady()
         case .failed, .terminated:
             let failure = streamFailure(stream)
@@ -99,20 +101,6 @@ extension SessionController {
         }
         connectWaiter?.resume()
         connectWaiter = nil
-    }
-
-    /// A device asked for by name that the server replaced with another: PulseAudio refuses a
-    /// missing device (`streamFailure`), but pipewire-pulse connects the stream to the default
-    /// one instead, so a mistyped `--sink` would play on the wrong device without a word.
-    private func substitutedDevice() -> AudioSessionError? {
-        for (isRecord, requested, stream) in [(true, devices.source, recordStream), (false, devices.sink, playback.stream)] {
-            // An index or a special name such as @DEFAULT_SINK@ is not the name the device reports.
-            guard let requested, !requested.isEmpty, !requested.hasPrefix("@"),
-                  !requested.allSatisfy(\.isNumber),
-                  let connected = stream?.deviceName, connected != requested else { continue }
-            return .deviceNotFound(kind: isRecord ? "source" : "sink", name: requested)
-        }
-        return nil
     }
 
     private func deviceName(_ stream: PulseStream?) -> String {

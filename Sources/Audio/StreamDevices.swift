@@ -34,4 +34,19 @@ struct StreamDevices: Sendable, Equatable {
         referenceSource = options.sink.map { "\($0).monitor" } ?? "@DEFAULT_MONITOR@"
         gatesCaptureDuringPlayback = false
     }
+
+    /// A device asked for by name that the server replaced with another, given the names of the
+    /// devices the record and playback streams were connected to; nil when each is the one
+    /// asked for. PulseAudio refuses a missing device, but pipewire-pulse connects the stream
+    /// to the default one instead, so a mistyped `--sink` would play on the wrong device
+    /// without a word.
+    func substitution(record: String?, playback: String?) -> AudioSessionError? {
+        for (kind, requested, connected) in [("source", source, record), ("sink", sink, playback)] {
+            // An index or a special name such as @DEFAULT_SINK@ is not the name the device reports.
+            guard let requested, !requested.isEmpty, !requested.hasPrefix("@"), !requested.allSatisfy(\.isNumber),
+                  let connected, connected != requested else { continue }
+            return .deviceNotFound(kind: kind, name: requested)
+        }
+        return nil
+    }
 }

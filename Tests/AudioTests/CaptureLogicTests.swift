@@ -140,3 +140,26 @@ import Testing
         #expect(meter.read() == reading)
     }
 }
+
+/// Which connected device counts as another than the one asked for (pipewire-pulse connects a
+/// stream to the default device where PulseAudio refuses a missing one).
+@Suite struct StreamDevicesTests {
+    @Test func substitutedDeviceIsNamed() {
+        let devices = StreamDevices(AudioSessionOptions(source: "parley_mic.monitor", sink: "parley_speaker"))
+        #expect(devices.substitution(record: "parley_mic.monitor", playback: "parley_speaker") == nil)
+        #expect(devices.substitution(record: "parley_mic.monitor", playback: "auto_null")
+                == .deviceNotFound(kind: "sink", name: "parley_speaker"))
+        #expect(devices.substitution(record: "alsa_input.pci", playback: "auto_null")
+                == .deviceNotFound(kind: "source", name: "parley_mic.monitor"))
+        // A stream whose device name is not known yet proves nothing.
+        #expect(devices.substitution(record: nil, playback: nil) == nil)
+    }
+
+    @Test func namesTheServerRewritesAreNotSubstitutions() {
+        for requested in ["@DEFAULT_SINK@", "3", ""] {
+            let devices = StreamDevices(AudioSessionOptions(sink: requested))
+            #expect(devices.substitution(record: "any", playback: "auto_null") == nil, "\(requested)")
+        }
+        #expect(StreamDevices(AudioSessionOptions()).substitution(record: "a", playback: "b") == nil)
+    }
+}
