@@ -4,11 +4,6 @@ import ParleyCore
 /// (`finishAndStop()`) first finishes what was begun. Either way every wait on the way out
 /// has a bound, and one given up is handed to `ConversationStages.waitGivenUp`, named.
 extension TurnCoordinator {
-    /// Seconds the speakers are given to acknowledge that playback was cancelled.
-    public static let playbackStopBound = 0.5
-    /// Seconds the stages are given to shut down: sessions closed, canceller unloaded, workers ended.
-    public static let stagesShutdownBound = 1.5
-
     /// Ends the conversation now: stops listening and speaking, writes the turn in progress,
     /// shuts the stages down, closes the event stream (Ctrl-D on a terminal, SIGTERM, SIGHUP
     /// and `:quit` end here). A turn whose translation is being spoken, or a turn being
@@ -36,7 +31,7 @@ extension TurnCoordinator {
         let interpreted = recordInterpretationSoFar()
         flushTranscript()
         if wasSpeaking || interpreted { await stopSpeechWithinBound() }
-        await bounded(Self.stagesShutdownBound, "the audio server and the engines did not shut down") { [request, stages] in
+        await stages.bounded(ConversationStages.shutdownBound, "the audio server and the engines did not shut down") { [request, stages] in
             await stages.closeMicrophones(cancelling: request)
             await stages.shutdown()
         }
@@ -64,22 +59,6 @@ extension TurnCoordinator {
     /// `playbackStopBound`.
     func stopSpeechWithinBound() async {
         _ = interpreter.stop()
-        await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
-            await stages.synthesizer?.stopSpeaking()
-            for sink in stages.speakers { await sink.cancelPlayback() }
-        }
-    }
-
-    /// Runs `operation` for at most `seconds`; past that it is left behind and named.
-    func bounded(_ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async -> Void) async {
-        if let abandoned = await waitAtMost(seconds, what, operation) { stages.waitGivenUp(abandoned) }
-    }
-}
-
-extension ConversationStages {
-    /// Closes every microphone's gate and cancels `request`, the recognition in progress.
-    func closeMicrophones(cancelling request: (any RecognitionRequest)?) async {
-        for (_, source) in microphones { await source.stopListening() }
-        if let request { _ = await request.cancel() }
+        await stages.stopPlaybackWithinBound()
     }
 }

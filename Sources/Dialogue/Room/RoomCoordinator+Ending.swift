@@ -4,11 +4,6 @@ import ParleyCore
 /// (`finishAndStop()`) first speaks what is queued. Every wait on the way out has a bound,
 /// and one given up is handed to `ConversationStages.waitGivenUp`, named.
 extension RoomCoordinator {
-    /// Seconds the speakers are given to acknowledge that playback was cancelled.
-    public static let playbackStopBound = 0.5
-    /// Seconds the stages are given to shut down: sessions closed, workers ended.
-    public static let stagesShutdownBound = 1.5
-
     /// Ends the room: stops listening and speaking, closes the sessions and engines. The
     /// transcript already holds every utterance (each is written once translated) that the
     /// file took; lines it did not take get a last chance, and are named when it still fails.
@@ -24,12 +19,9 @@ extension RoomCoordinator {
         if let report = transcript.lastChance() { emit(report.event()) }
         _ = transcript.writer?.removeIfNothingWritten()
         transcript.close()
-        await bounded(Self.playbackStopBound, "the audio server did not acknowledge that playback stopped") { [stages] in
-            await stages.synthesizer?.stopSpeaking()
-            for devices in stages.devices { await devices.sink?.cancelPlayback() }
-        }
+        await stages.stopPlaybackWithinBound()
         let tasks = tasks
-        await bounded(Self.stagesShutdownBound, "the audio servers and the engines did not shut down") { [stages] in
+        await stages.bounded(ConversationStages.shutdownBound, "the audio servers and the engines did not shut down") { [stages] in
             for request in requests { _ = await request.cancel() }
             for task in tasks { await task.value }
             await stages.shutdown()
@@ -47,10 +39,5 @@ extension RoomCoordinator {
         inputEnded = true
         await waitUntilSettled()
         await stop()
-    }
-
-    /// Runs `operation` for at most `seconds`; past that it is left behind and named.
-    func bounded(_ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async -> Void) async {
-        if let abandoned = await waitAtMost(seconds, what, operation) { stages.waitGivenUp(abandoned) }
     }
 }
