@@ -72,53 +72,33 @@ extension TurnCoordinator {
     }
 
     private func startInterpreting() {
-        guard interpreter.startLoop() else { return }
-        let generation = interpreter.generation
-        Task { await self.interpretQueue(generation) }
+        guard interpreter.startLoop(), let current = interpreter.current else { return }
+        let (generation, delivery) = (interpreter.generation, clauseDelivery(current))
+        Task {
+            if await interpreter.run(generation, delivery, clock: clock) { await completeInterpretation() }
+        }
     }
 
-    /// Translates and speaks the queue, clause after clause, until it is empty.
-    private func interpretQueue(_ generation: Int) async {
-        while let (clause, arrived) = interpreter.takeNext(generation), let requestStart = interpreter.current?.requestStart {
-            let speed = InterpretationPace.speed(forLag: clock.now() - (requestStart + clause.end))
-            await interpretClause(clause, committed: arrived, speed: speed, generation: generation)
+    /// How `current`'s clauses reach the other side: translated into its language, shown, and
+    /// spoken on its speaker in its voice, faster by the interpreter's pace.
+    private func clauseDelivery(_ current: Interpretation) -> ClauseDelivery {
+        let (step, source, listener) = (TranslationStep(translator: stages.translator), configuration[current.side].locale, current.side.other)
+        var speak: (nonisolated(nonsending) (String, Double, () -> Bool, (Double) -> Void) async -> SpeechOutcome)?
+        if canSpeak(to: listener), let synthesizer = stages.synthesizer, let speaker = speaker(for: listener) {
+            speak = { [clock] text, speed, isCurrent, started in
+                let settings = self.configuration[listener]
+                let utterance = Utterance(text: text, voice: settings.effectiveVoice,
+                                          rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
+                return await speaker.say(utterance, with: synthesizer, clock: clock, while: isCurrent, started: started)
+            }
         }
-        if interpreter.isCurrent(generation), interpreter.current?.ended != nil { await completeInterpretation() }
-    }
-
-    private func interpretClause(_ clause: RecognizedClause, committed: Double, speed: Double, generation: Int) async {
-        guard let current = interpreter.current else { return }
-        let text = clause.text
-        let alive = { [weak self] () async -> Bool in await self?.interpreter.isCurrent(generation) == true }
-        var record = ClauseRecord(text: text, translation: "", sourceStart: current.requestStart + clause.start,
-                                  sourceEnd: current.requestStart + clause.end, committed: committed,
-                                  speed: speed, isTail: clause.isTail)
-        do {
-            let translation = try await TranslationStep(translator: stages.translator)
-                .translate(text, from: configuration[current.side].locale, to: current.target)
-            guard await alive() else { return }
-            record.translation = translation.text
-            record.translated = clock.now()
-            emit(.clause(side: current.side, target: current.target, text: text, translation: translation.text,
-                         speed: speed))
-            interpreter.show(record, unknownWords: translation.unknownWords, route: translation.route)
-        } catch {
-            guard await alive() else { return }
-            report(.translation, error)
-            interpreter.finished(record)
-            return
-        }
-        if canSpeak(to: current.side.other), let synthesizer = stages.synthesizer, let speaker = speaker(for: current.side.other) {
-            let settings = configuration[current.side.other]
-            let utterance = Utterance(text: record.translation, voice: settings.effectiveVoice,
-                                      rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
-            let outcome = await speaker.say(utterance, with: synthesizer, clock: clock,
-                                            while: { interpreter.isCurrent(generation) }) { interpreter.startedSpeaking(at: $0) }
-            if case let .failed(failure, _) = outcome { emit(.error(failure.description)) }
-            record.speakStart = outcome.start
-            if interpreter.isCurrent(generation) { record.speakEnd = clock.now() }
-        }
-        if interpreter.isCurrent(generation) { interpreter.finished(record) }
+        return ClauseDelivery(
+            translate: { try await step.translate($0, from: source, to: current.target) },
+            speak: speak,
+            shown: { self.emit(.clause(side: current.side, target: current.target, text: $0.text,
+                                       translation: $0.translation, speed: $0.speed)) },
+            failed: { self.report(.translation, $0) },
+            speechFailed: { self.emit(.error($0.description)) })
     }
 
     /// The queue has drained after the endpoint: the turn is written, the other side's begins.

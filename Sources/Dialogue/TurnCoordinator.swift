@@ -51,7 +51,7 @@ public actor TurnCoordinator {
     /// as someone speaking over it.
     public internal(set) var inputEnded = false
     /// The turn interpreted while it is spoken, and its clause queue (`TurnCoordinator+Simultaneous`).
-    var interpreter = Interpreter()
+    let interpreter = Interpreter()
     var backgroundTasks: [Task<Void, Never>] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many events were handed to `events` (not counting any after it finished).

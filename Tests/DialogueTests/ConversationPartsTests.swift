@@ -105,7 +105,7 @@ struct ConversationPartsTests {
 
     @Test("the interpreter queues the clauses not yet received at the endpoint, in order, and a stopped one's loop ends")
     func interpreter() {
-        var interpreter = Interpreter()
+        let interpreter = Interpreter()
         interpreter.beginIfIdle(side: .a, target: LocaleTag("es-ES")!, requestStart: 10)
         let generation = interpreter.generation
         interpreter.beginIfIdle(side: .b, target: LocaleTag("en-US")!, requestStart: 20)
@@ -134,6 +134,52 @@ struct ConversationPartsTests {
         #expect(stopped?.queue.count == 1)
         let afterStop = interpreter.takeNext(second)
         #expect(!interpreter.isCurrent(second) && afterStop == nil)
+    }
+
+    @Test("the interpreter's loop translates and speaks its clauses in order, faster for a listener behind, and keeps a clause whose translation failed without one")
+    func interpreterLoop() async {
+        actor Owner {
+            let interpreter = Interpreter()
+            var shown: [String] = []
+            var spoken: [(String, Double)] = []
+            var failures = 0
+
+            func interpret(_ clauses: [RecognizedClause], at now: Double) async -> (complete: Bool, Interpretation?) {
+                let clock = SessionClock { now }
+                interpreter.beginIfIdle(side: .a, target: LocaleTag("es-ES")!, requestStart: 0)
+                for clause in clauses { interpreter.receive(clause, at: clause.committedAt) }
+                interpreter.ended(EndedSpeech(text: "", confidence: nil, times: TurnTimes(speechEnd: now, recognized: now)),
+                                  clauses: clauses, at: now)
+                _ = interpreter.startLoop()
+                let delivery = ClauseDelivery(
+                    translate: { text in
+                        guard text != "fails" else { throw StageError(.translation, TranslationUnavailable()) }
+                        return TranslationResult(source: text, text: "<\(text)>")
+                    },
+                    speak: { text, speed, _, started in
+                        self.spoken.append((text, speed))
+                        started(now)
+                        return .spoken(start: now, end: now)
+                    },
+                    shown: { self.shown.append($0.translation) },
+                    failed: { _ in self.failures += 1 },
+                    speechFailed: { _ in })
+                let complete = await interpreter.run(interpreter.generation, delivery, clock: clock)
+                return (complete, interpreter.takeCompleted())
+            }
+        }
+        let owner = Owner()
+        // At 4 s, "one" ended 3.5 s ago: past the backlog, spoken faster; "three" ended 0.5 s ago.
+        let (complete, done) = await owner.interpret([clause("one", end: 0.5), clause("fails", end: 2), clause("three", end: 3.5)], at: 4)
+        #expect(complete)
+        #expect(await owner.shown == ["<one>", "<three>"])
+        #expect(await owner.failures == 1)
+        let spoken = await owner.spoken
+        #expect(spoken.map(\.0) == ["<one>", "<three>"])
+        #expect(spoken[0].1 == InterpretationPace.fastestSpeed && spoken[1].1 == 1, "\(spoken)")
+        #expect(done?.records.map(\.text) == ["one", "fails", "three"])
+        #expect(done?.records.map(\.translation) == ["<one>", "", "<three>"])
+        #expect(done?.records.map { $0.speakStart != nil } == [true, false, true])
     }
 }
 

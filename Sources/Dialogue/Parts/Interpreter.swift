@@ -1,12 +1,14 @@
 import ParleyCore
 
-/// The interpreter's state: the turn interpreted while it is spoken, its clause queue, and the
-/// pace that keeps the listener's backlog bounded (`InterpretationPace`).
+/// The interpreter: the turn interpreted while it is spoken, its clause queue, and the loop that
+/// translates and speaks the queue in order at the pace that keeps the listener's backlog
+/// bounded (`InterpretationPace`).
 ///
-/// It translates and speaks nothing itself: the coordinator's loop takes clauses from it in
-/// order (`takeNext`), translates and speaks each, and gives back what happened (`finished`).
-/// Each interpretation has a generation; a loop whose generation is gone stops.
-struct Interpreter: Sendable {
+/// The coordinator hands it clauses (`receive`, `ended`) and starts its loop (`run`) with a
+/// `ClauseDelivery`: how a clause is translated, spoken and shown. Each interpretation has a
+/// generation; a loop whose generation is gone stops. It belongs to one coordinator and runs
+/// on its actor: the delivery's closures run there.
+final class Interpreter {
     /// The turn being interpreted, nil between them.
     private(set) var current: Interpretation?
     /// Numbers interpretations: the loop of a stopped one ends.
@@ -17,20 +19,20 @@ struct Interpreter: Sendable {
 
     /// Begins interpreting `side`'s turn (into `target`, its clauses timed from `requestStart`)
     /// unless one is under way.
-    mutating func beginIfIdle(side: DialogueSide, target: LocaleTag, requestStart: Double) {
+    func beginIfIdle(side: DialogueSide, target: LocaleTag, requestStart: Double) {
         guard current == nil else { return }
         generation += 1
         current = Interpretation(side: side, target: target, requestStart: requestStart, generation: generation)
     }
 
     /// A clause committed while the side speaks, received at `arrived`.
-    mutating func receive(_ clause: RecognizedClause, at arrived: Double) {
+    func receive(_ clause: RecognizedClause, at arrived: Double) {
         current?.received += 1
         current?.queue.append((clause, arrived))
     }
 
     /// The endpoint: `clauses` lists every clause of the turn, those not received yet join the queue.
-    mutating func ended(_ speech: EndedSpeech, clauses: [RecognizedClause], at now: Double) {
+    func ended(_ speech: EndedSpeech, clauses: [RecognizedClause], at now: Double) {
         guard let received = current?.received else { return }
         current?.queue += clauses.dropFirst(received).map { ($0, now) }
         current?.received = clauses.count
@@ -38,7 +40,7 @@ struct Interpreter: Sendable {
     }
 
     /// The recognition failed after clauses were committed: what was committed is the turn.
-    mutating func lostItsEnd(at now: Double) {
+    func lostItsEnd(at now: Double) {
         guard let current, current.received > 0, current.ended == nil else { return }
         let text = (current.records.map(\.text) + current.queue.map(\.clause.text)).joined(separator: " ")
         self.current?.ended = EndedSpeech(text: text, confidence: nil,
@@ -46,7 +48,7 @@ struct Interpreter: Sendable {
     }
 
     /// Marks the loop running; false when it runs already or has nothing to do.
-    mutating func startLoop() -> Bool {
+    func startLoop() -> Bool {
         guard let current, !current.running, !current.queue.isEmpty else { return false }
         self.current?.running = true
         return true
@@ -54,7 +56,7 @@ struct Interpreter: Sendable {
 
     /// The next clause of `generation`'s queue, with when it arrived; nil when the queue is
     /// empty (the loop then stops) or the generation is gone.
-    mutating func takeNext(_ generation: Int) -> (clause: RecognizedClause, arrived: Double)? {
+    func takeNext(_ generation: Int) -> (clause: RecognizedClause, arrived: Double)? {
         guard isCurrent(generation), let next = current?.queue.first else {
             if isCurrent(generation) { current?.running = false }
             return nil
@@ -64,33 +66,91 @@ struct Interpreter: Sendable {
     }
 
     /// The clause being spoken now, shown and not yet finished.
-    mutating func show(_ record: ClauseRecord, unknownWords: [String], route: [String]) {
+    func show(_ record: ClauseRecord, unknownWords: [String], route: [String]) {
         current?.unknownWords += unknownWords
         current?.route = route
         current?.inFlight = record
     }
 
     /// When the clause being spoken began to sound.
-    mutating func startedSpeaking(at start: Double) { current?.inFlight?.speakStart = start }
+    func startedSpeaking(at start: Double) { current?.inFlight?.speakStart = start }
 
     /// A clause is done (spoken, or failed to translate): it joins the turn's records.
-    mutating func finished(_ record: ClauseRecord) {
+    func finished(_ record: ClauseRecord) {
         current?.records.append(record)
         current?.inFlight = nil
     }
 
     /// Ends the interpretation as it stands, its loop stopped; returns it.
-    mutating func stop() -> Interpretation? {
+    func stop() -> Interpretation? {
         defer { current = nil; generation += 1 }
         return current
     }
 
+    /// Translates and speaks the queue of `generation`, clause after clause, until it is empty
+    /// or the generation is gone. True when the interpretation's endpoint has come and its queue
+    /// has drained: the turn is complete (`takeCompleted`).
+    func run(_ generation: Int, _ delivery: ClauseDelivery, clock: SessionClock,
+             isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        while let (clause, arrived) = takeNext(generation), let requestStart = current?.requestStart {
+            let speed = InterpretationPace.speed(forLag: clock.now() - (requestStart + clause.end))
+            let record = ClauseRecord(text: clause.text, translation: "", sourceStart: requestStart + clause.start,
+                                      sourceEnd: requestStart + clause.end, committed: arrived, speed: speed,
+                                      isTail: clause.isTail)
+            await interpret(record, generation, delivery, clock: clock)
+        }
+        return isCurrent(generation) && current?.ended != nil
+    }
+
+    private func interpret(_ record: ClauseRecord, _ generation: Int, _ delivery: ClauseDelivery, clock: SessionClock,
+                           isolation: isolated (any Actor)? = #isolation) async {
+        var record = record
+        do {
+            let translation = try await delivery.translate(record.text)
+            guard isCurrent(generation) else { return }
+            record.translation = translation.text
+            record.translated = clock.now()
+            delivery.shown(record)
+            show(record, unknownWords: translation.unknownWords, route: translation.route)
+        } catch {
+            guard isCurrent(generation) else { return }
+            delivery.failed(error)
+            finished(record)
+            return
+        }
+        if let speak = delivery.speak {
+            let outcome = await speak(record.translation, record.speed, { self.isCurrent(generation) }) {
+                self.startedSpeaking(at: $0)
+            }
+            if case let .failed(failure, _) = outcome { delivery.speechFailed(failure) }
+            record.speakStart = outcome.start
+            if isCurrent(generation) { record.speakEnd = clock.now() }
+        }
+        if isCurrent(generation) { finished(record) }
+    }
+
     /// Takes the interpretation whose queue has drained after the endpoint; nil otherwise.
-    mutating func takeCompleted() -> Interpretation? {
+    func takeCompleted() -> Interpretation? {
         guard let current, current.ended != nil, current.isDrained else { return nil }
         self.current = nil
         return current
     }
+}
+
+/// How the interpreter's loop translates, speaks and shows the clauses of one interpretation.
+/// The closures run on the coordinator's actor.
+struct ClauseDelivery {
+    /// A clause's text in the listener's language.
+    var translate: (String) async throws -> TranslationResult
+    /// Speaks a translation `speed` times the listener's rate while the condition holds, telling
+    /// when its first audio went out; nil where translations are not spoken to the listener.
+    var speak: (nonisolated(nonsending) (String, Double, () -> Bool, (Double) -> Void) async -> SpeechOutcome)?
+    /// A clause translated, about to be spoken.
+    var shown: (ClauseRecord) -> Void
+    /// Its translation failed: the clause is kept without one.
+    var failed: (any Error) -> Void
+    /// Its speech failed.
+    var speechFailed: (SpeechFailure) -> Void
 }
 
 /// How fast the listener hears a turn interpreted while it is spoken: when the clause about
