@@ -22,13 +22,9 @@ extension TurnCoordinator {
         guard canSpeak(to: listener) else {
             return emit(.notice(configuration.speaksTranslations ? "speech output is unavailable" : "speech output is off (--mute)"))
         }
-        let request = detachListening()
-        correcting = nil
-        let token = epoch.current
         floor.asideReturn = turnSide
-        setState(.speaking(listener))
-        await closeGate(cancelling: request)
-        guard epoch.isCurrent(token) else { return }
+        guard await leaveListening(for: .speaking(listener), correction: true) else { return }
+        let token = epoch.current
         turnTask = Task {
             _ = await self.speak(text, to: listener, voice: voiceSide, token: token)
             await self.endAside(token: token)

@@ -237,6 +237,19 @@ extension TurnCoordinator {
         return microphone.detach()
     }
 
+    /// Drops the listening request and claims `next` before the capture gate closes, so that
+    /// input arriving meanwhile is already `next`'s; true when nothing else began meanwhile.
+    /// `correction`: a text offered for correction is dropped too.
+    @discardableResult
+    func leaveListening(for next: DialogueState, correction: Bool = false) async -> Bool {
+        let request = detachListening()
+        if correction { correcting = nil }
+        setState(next)
+        let token = epoch.current
+        await closeGate(cancelling: request)
+        return epoch.isCurrent(token)
+    }
+
     /// Closes the capture gate and cancels a detached request.
     func closeGate(cancelling request: (any RecognitionRequest)?) async {
         await closeMicrophones()
@@ -267,9 +280,7 @@ extension TurnCoordinator {
                     await speaker(for: side)?.resume()
                 }
             } else if let side = state.side, isListening || microphone.turn != nil, sides.contains(microphone.turn?.side ?? side) {
-                let request = detachListening()
-                setState(.idle(side))
-                await closeGate(cancelling: request)
+                await leaveListening(for: .idle(side))
             }
         case .reconnected:
             microphone.back(sides)

@@ -15,12 +15,7 @@ extension TurnCoordinator {
     /// state is claimed before the gate closes, so input arriving meanwhile is
     /// already `side`'s.
     private func handOver(to side: DialogueSide) async {
-        let request = detachListening()
-        correcting = nil
-        setState(.idle(side))
-        let token = epoch.current
-        await closeGate(cancelling: request)
-        guard epoch.isCurrent(token) else { return }
+        guard await leaveListening(for: .idle(side), correction: true) else { return }
         await beginTurn(side)
     }
 

@@ -17,11 +17,7 @@ extension TurnCoordinator {
             ? "hands-free turns: either side may speak; each utterance goes to the side whose language it is (:flip corrects it)"
             : "alternating turns: each utterance is the language of the side whose turn it is"))
         guard case let .listening(side) = state, microphone.turn?.speechStart == nil else { return }
-        let request = detachListening()
-        setState(.idle(side))
-        let token = epoch.current
-        await closeGate(cancelling: request)
-        if epoch.isCurrent(token) { await resume(side) }
+        if await leaveListening(for: .idle(side)) { await resume(side) }
     }
 
     /// Who spoke, on the microphone both sides share.
@@ -86,12 +82,7 @@ extension TurnCoordinator {
         guard var draft = heard.draft(for: side, configuration: configuration, flipOf: heard.turnNumber) else {
             return emit(.notice("the last utterance has no reading in \(configuration[side].locale); nothing to flip"))
         }
-        let request = detachListening()
-        correcting = nil
-        setState(.idle(side))
-        let token = epoch.current
-        await closeGate(cancelling: request)
-        guard epoch.isCurrent(token) else { return }
+        guard await leaveListening(for: .idle(side), correction: true) else { return }
         heard.side = side
         heard.turnNumber = nil
         lastHeard = heard

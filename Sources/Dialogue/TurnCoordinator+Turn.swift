@@ -150,10 +150,8 @@ extension TurnCoordinator {
         if interpreter.current != nil { return await cancelInterpretation() }
         switch state {
         case let .listening(side), let .interpreting(side), let .recognizing(side):
-            let request = detachListening()
             emit(.cancelled("listening"))
-            setState(.idle(side))
-            await closeGate(cancelling: request)
+            await leaveListening(for: .idle(side))
         case let .correcting(side):
             correcting = nil
             epoch.advance()
