@@ -169,7 +169,7 @@ struct WhisperSecondOpinionTests {
         await worker.shutdown()
     }
 
-    @Test("a reading said twice whose second copy no audio holds is cut in the short window; a sentence a person says twice keeps both")
+    @Test("a reading said twice, or ending with a copy of its words, whose second copy no audio holds is cut in the short window; a sentence a person says twice keeps both")
     func loopOverPaddingIsCut() async throws {
         let sentence = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
         let once = SpokenWords.normalized("He might even have been made amiable himself.")
@@ -191,6 +191,26 @@ struct WhisperSecondOpinionTests {
                     "lead \(lead) s: the words end within the audio: \(answer.words)")
         }
         #expect(!looped.isEmpty, "no lead made the short window read the recording twice: nothing was cut")
+
+        // A loop that begins after the reading's first word: LibriVox 0870 read "And Mr. John
+        // Dashwood … for them." and then again from "Mr.", in the beam's other reading or (on the
+        // canceller's audio) the first. No reading may end with a copy no audio holds.
+        let longer = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0870.wav")).samples
+        var cut: [Double] = []
+        for lead in [0.1, 0.2, 0.3, 0.4, 0.5, 0.6] {
+            let samples = [Int16](repeating: 0, count: Int(lead * 16_000)) + longer + [Int16](repeating: 0, count: 3_200)
+            let answer = try await probe.worker.transcribe(samples, language: "en", prompt: nil, beam: 2, alternatives: 1, words: true,
+                                                           padding: probe.tuning.finalPadding, secondOpinion: true)
+            if answer.seconds["unheard"] != nil { cut.append(lead) }
+            for reading in [answer.text] + answer.alternatives {
+                let words = SpokenWords.normalized(reading)
+                let repeated = (4...max(4, words.count / 2)).contains { length in
+                    words.count >= 2 * length && words.suffix(length).elementsEqual(words.dropLast(length).suffix(length))
+                }
+                #expect(!repeated, "lead \(lead) s: '\(reading)' ends with a copy of its words")
+            }
+        }
+        #expect(!cut.isEmpty, "no lead made the beam read 0870 twice over: nothing was cut")
 
         // A text said twice over by a voice (Whisper reads one recording played twice as one): both
         // copies are heard, so it is no loop.

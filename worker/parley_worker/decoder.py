@@ -13,7 +13,7 @@ from .framing import RequestError
 from .loops import generation_length, token_limit, trim_loop
 from .memory import import_runtime
 from .protocol import PROTOCOL, Decode, PairAnswer, PairReading, Transcription, Word  # noqa: F401
-from .second_opinion import FULL_FRAMES, applies, full_window, pair_wanted, said_twice, transcription_wanted, \
+from .second_opinion import FULL_FRAMES, applies, ends_said_twice, full_window, pair_wanted, transcription_wanted, \
     unheard_copy
 from .silence import PAIR_SKIP_SHARE, PAIR_SKIPPED_LOGPROB, one_language_silent, pair_silent
 from .tokenizer import LanguageTokens, VocabularyTokenizer
@@ -150,9 +150,9 @@ class Decoder:
 
     def heard_tokens(self, tokenizer, tokens, encoded, seconds, timings):
         """`tokens` without a second copy heard in no audio (second_opinion.unheard_copy): a
-        reading said twice over is aligned to tell a loop from a person saying it twice. The
-        alignment's time is added to timings["unheard"]."""
-        if not said_twice(tokenizer.decode(tokens)):
+        reading that ends with a text said twice in a row is aligned to tell a loop from a person
+        saying it twice. The alignment's time is added to timings["unheard"]."""
+        if not ends_said_twice(tokenizer.decode(tokens)):
             return tokens
         started = time.perf_counter()
         kept = unheard_copy(self.words(tokenizer, tokens, encoded, int(round(seconds * FRAMES_PER_SECOND))))

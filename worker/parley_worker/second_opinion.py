@@ -15,6 +15,10 @@ SQUEEZED_SECONDS = 0.02
 # A reading's second copy is heard in no audio when at least this share of its words is squeezed
 # (and less of the first copy's is).
 UNHEARD_SHARE = 0.5
+# A loop may begin after the reading's first words ("And Mr. John Dashwood had then leisure …
+# for them. Mr. John Dashwood had then leisure … for them."): a copy of at least this many words
+# at the reading's end, after words that are not copied, is a loop's too.
+LOOPED_TAIL_WORDS = 4
 
 
 def normalized_words(text):
@@ -34,29 +38,48 @@ def said_twice(text):
     return words[:len(words) // 2] == words[len(words) // 2:]
 
 
+def repeated_tail(spoken):
+    """How many of `spoken` (a reading's words, or word groups, in order) its copy at the end
+    has, when the reading ends with a text said twice in a row: the whole reading said twice
+    over (two words or more each time), or, after words that are not copied, a copy of
+    LOOPED_TAIL_WORDS or more; the longest such copy, else 0."""
+    count = len(spoken)
+    for length in range(count // 2, 1, -1):
+        if (2 * length == count or length >= LOOPED_TAIL_WORDS) and \
+                spoken[count - 2 * length:count - length] == spoken[count - length:]:
+            return length
+    return 0
+
+
+def ends_said_twice(text):
+    """Whether `text` ends with a text said twice in a row (`repeated_tail`): the reading
+    `unheard_copy` looks at."""
+    return repeated_tail(normalized_words(text)) > 0
+
+
 def unheard_copy(words):
-    """The number of tokens of a reading's first copy when the reading is one text said twice
-    over and its second copy was heard in no audio; else None. `words` are the reading's timed
-    words in order, as dicts with "word", "tokens", "start" and "end" (punctuation may be words
-    of its own). The short window's loop runs on over the padding after the speech, and the
-    alignment squeezes its words onto the speech's last instants: at least UNHEARD_SHARE of
-    the second copy's words then last SQUEEZED_SECONDS or less (the last word or two may take
-    the audio's last syllables from the first copy), where a person who says a text twice gives
-    each word its time. Such a reading is its first copy, with no second decode."""
+    """The number of tokens of a reading up to its second copy, when the reading ends with a text
+    said twice in a row (`repeated_tail`) and its second copy was heard in no audio; else None.
+    `words` are the reading's timed words in order, as dicts with "word", "tokens", "start" and
+    "end" (punctuation may be words of its own). The short window's loop runs on over the
+    padding after the speech, and the alignment squeezes its words onto the speech's last
+    instants: at least UNHEARD_SHARE of the second copy's words then last SQUEEZED_SECONDS or
+    less (the last word or two may take the audio's last syllables from the first copy), where a
+    person who says a text twice gives each word its time. Such a reading is what comes before
+    its second copy, with no second decode."""
     heard = [(index, normalized_words(word["word"])) for index, word in enumerate(words)]
     heard = [(index, spoken) for index, spoken in heard if spoken]
-    if len(heard) < 4 or len(heard) % 2:
+    length = repeated_tail([spoken for _, spoken in heard])
+    if not length:
         return None
-    half = len(heard) // 2
-    if [spoken for _, spoken in heard[:half]] != [spoken for _, spoken in heard[half:]]:
-        return None
+    first, second = heard[len(heard) - 2 * length:len(heard) - length], heard[len(heard) - length:]
 
     def squeezed(part):
         return sum(words[index]["end"] - words[index]["start"] <= SQUEEZED_SECONDS for index, _ in part) / len(part)
 
-    if squeezed(heard[half:]) < UNHEARD_SHARE or squeezed(heard[:half]) >= UNHEARD_SHARE:
+    if squeezed(second) < UNHEARD_SHARE or squeezed(first) >= UNHEARD_SHARE:
         return None
-    return sum(len(word["tokens"]) for word in words[:heard[half][0]])
+    return sum(len(word["tokens"]) for word in words[:second[0][0]])
 
 
 def transcription_wanted(silent, text):

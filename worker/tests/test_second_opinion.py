@@ -4,7 +4,8 @@ import struct
 
 import pytest
 
-from parley_worker.second_opinion import (FULL_FRAMES, SQUEEZED_SECONDS, UNHEARD_SHARE, applies, full_window, pair_wanted, said_twice,
+from parley_worker.second_opinion import (FULL_FRAMES, LOOPED_TAIL_WORDS, SQUEEZED_SECONDS, UNHEARD_SHARE, applies,
+                                          ends_said_twice, full_window, pair_wanted, repeated_tail, said_twice,
                                           silence_decides, transcription_wanted, unheard_copy)
 
 
@@ -15,6 +16,27 @@ from parley_worker.second_opinion import (FULL_FRAMES, SQUEEZED_SECONDS, UNHEARD
 ])
 def test_one_text_said_twice_over(text, expected):
     assert said_twice(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("10 of clubs 10 of clubs", True), ("No. No.", False),
+    # A loop that begins after the reading's first word.
+    ("And Mr. John Dashwood had then leisure. Mr. John Dashwood had then leisure.", True),
+    ("So go forward 10 meters, go forward 10 meters.", True),
+    # After words that are not copied, a short phrase said again is a person's.
+    ("It is to be, to be.", False), ("He was very, very young.", False),
+    ("Go forward 10 meters.", False), ("", False),
+])
+def test_a_reading_that_ends_with_a_text_said_twice(text, expected):
+    assert ends_said_twice(text) == expected
+
+
+def test_the_longest_copy_at_the_end_is_the_one():
+    words = "and a b c d a b c d".split()
+    assert repeated_tail(words) == LOOPED_TAIL_WORDS
+    assert repeated_tail("a b a b".split()) == 2
+    assert repeated_tail("x a b c a b c".split()) == 0
+    assert repeated_tail("a b c d e a b c d e".split()) == 5
 
 
 def test_transcription():
@@ -83,6 +105,19 @@ def test_a_second_copy_whose_last_word_took_the_audio_is_cut_too():
                     (" He", 2.4, 2.4), (" might", 2.4, 2.4), (" even", 2.4, 2.4), (" made", 2.4, 2.5),
                     (" him's", 2.5, 2.9), (".", 2.9, 2.9))
     assert unheard_copy(partial) == 6
+
+
+def test_a_loop_that_begins_after_the_first_word_is_cut_after_the_first_copy():
+    # LibriVox 0870 as a final decode of the canceller's audio read it: "And Mr. John Dashwood …
+    # for them." and then its words from "Mr." again, squeezed onto the speech's last instant.
+    first = [(" And", 0.0, 0.3), (" Mr.", 0.3, 0.6), (" John", 0.6, 0.9), (" Dash+wood", 0.9, 1.5), (" had", 1.5, 1.7),
+             (" then", 1.7, 2.0), (" leisure.", 2.0, 2.6)]
+    looped = timed(*first, *[(word, 2.6, 2.6) for word, _, _ in first[1:]])
+    # And, Mr., John, Dash+wood (two), had, then, leisure.
+    assert unheard_copy(looped) == 8
+    # The same words said again by a person keep their time.
+    said = timed(*first, *[(word, start + 3.0, end + 3.0) for word, start, end in first[1:]])
+    assert unheard_copy(said) is None
 
 
 def test_a_second_copy_a_person_said_is_kept():
