@@ -19,7 +19,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     @Option(name: .customLong("passage"), help: ArgumentHelp("Only this passage (0: 17.8 s … 3: 53.6 s); repeat for more.", valueName: "index"))
     var only: [Int] = []
 
-    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets, echo-room); repeat for more.", valueName: "mode"))
+    @Option(name: .customLong("mode"), help: ArgumentHelp("Only this mode (turn-based, local-agreement, align-att, headsets, echo-room, turns-echo-room); repeat for more.", valueName: "mode"))
     var modes: [Mode] = []
 
     @Option(help: ArgumentHelp("short: 0.25 s between the clips, one utterance; natural: 0.8, 0.6 and 1.0 s in turn, as a person pauses between sentences (a section of its own).",
@@ -118,7 +118,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "`--echo-cancel off`), and local agreement with Parley's defaults in one room whose speaker the "
             + "microphone hears (a loopback from `parley_speaker`'s monitor into `parley_mic`, "
             + "\(SimultaneousTrial.echoRoomLatency) ms, 0 dB; there the passage ends as long after its first sound as in "
-            + "its file). The monitors of `parley_mic` and `parley_speaker` "
+            + "its file); and turn by turn with the defaults in that room (`turns-echo-room`: each pause the endpoint hears "
+            + "ends a turn of A's, who goes on before and over their own translation; A's turns are read, a sentence "
+            + "taken for B's is lost). The monitors of `parley_mic` and `parley_speaker` "
             + "are recorded on one timeline (10 ms frames): the passage runs from its first to its last sound on the "
             + "microphone, the translation from its first to its last sound on the speaker.")
         report.add("")
@@ -183,7 +185,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     /// `references` the transcripts of the runs' passages with the seconds each was played.
     private func row(_ mode: Mode, _ runs: [SimultaneousTrial.Outcome], base: [SimultaneousTrial.Outcome],
                      references: [(text: String, seconds: Double)]) -> [String] {
-        let turnBased = mode == .turnBased
+        let turnBased = mode.isTurnBased
         let spans = turnBased ? runs.compactMap { run in run.firstTranslated.map { $0 - run.passageEnd } }
             : runs.flatMap(\.earVoiceSpans)
         let firstAfterStart = runs.compactMap { run in run.firstTranslated.map { $0 - run.passageStart } }

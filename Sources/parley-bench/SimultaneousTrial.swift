@@ -16,11 +16,20 @@ struct SimultaneousTrial {
         /// Local agreement with Parley's defaults in a room: the speaker heard by the microphone
         /// (a loopback, `echoRoomLatency` ms late, as loud as it was played).
         case echoRoom = "echo-room"
+        /// Turn by turn with Parley's defaults in that room: each pause the endpoint hears ends a
+        /// turn of A's, and A goes on before and over their own translation.
+        case turnsEchoRoom = "turns-echo-room"
+
+        /// Whether a turn is translated at its end, not clause by clause.
+        var isTurnBased: Bool { self == .turnBased || self == .turnsEchoRoom }
+
+        /// Whether the microphone hears the speaker (`echoRoomLatency` ms late, 0 dB).
+        var inEchoRoom: Bool { self == .echoRoom || self == .turnsEchoRoom }
 
         /// The options of `parley dialog` for the mode (a headset each: without the devices).
         var arguments: [String] {
             switch self {
-            case .turnBased: []
+            case .turnBased, .turnsEchoRoom: []
             case .localAgreement, .alignAtt: ["--simultaneous", "--commit-policy", rawValue]
             case .headsets: ["--simultaneous", "--commit-policy", Mode.localAgreement.rawValue, "--echo-cancel", "off"]
             case .echoRoom: ["--simultaneous", "--commit-policy", Mode.localAgreement.rawValue]
@@ -34,6 +43,7 @@ struct SimultaneousTrial {
             case .localAgreement, .alignAtt: "simultaneous \(rawValue)"
             case .headsets: "simultaneous local-agreement, a headset each, no canceller"
             case .echoRoom: "simultaneous local-agreement, one room: its speaker heard by its microphone"
+            case .turnsEchoRoom: "turn-based, one room: its speaker heard by its microphone"
             }
         }
     }
@@ -91,7 +101,7 @@ struct SimultaneousTrial {
                        "--source-b", headsets[1].monitor, "--sink-b", Self.speaker]
         }
         // One room: what the speaker plays reaches the microphone, where the passage is played too.
-        let room = mode == .echoRoom
+        let room = mode.inEchoRoom
             ? try RoomLoopback(from: "\(Self.speaker).monitor", to: Self.microphone, latency: Self.echoRoomLatency, decibels: 0,
                                keepsRate: true)
             : nil
@@ -147,7 +157,7 @@ struct SimultaneousTrial {
         let first = speakerFrames.first { speakerLevels[$0] > 0.01 }
         let last = speakerFrames.last { speakerLevels[$0] > 0.003 }
         let clauses = lines.flatMap { $0.clauses ?? [] }
-        let committed = mode == .turnBased ? lines.map(\.text).joined(separator: " ") : clauses.map(\.text).joined(separator: " ")
+        let committed = mode.isTurnBased ? lines.map(\.text).joined(separator: " ") : clauses.map(\.text).joined(separator: " ")
         return Outcome(text: lines.map(\.text).joined(separator: " "), committed: committed, turns: lines.count,
                        earVoiceSpans: clauses.compactMap { clause in clause.speakStart.map { $0 - clause.sourceEnd } },
                        commitLatencies: clauses.map { $0.committed - $0.sourceEnd }, speeds: clauses.map(\.speed),
