@@ -140,10 +140,10 @@ actor WyomingRequest: RecognitionRequest {
                 try await connection.send(WyomingEvent(type: "transcribe", fields: ["language": language]), timeout: bounds.connect)
                 try await connection.send(WyomingEvent(type: "audio-start", fields: Self.audioFields), timeout: bounds.connect)
                 try await send()
-                WyomingSynthesizer.log.debug("\(address): an utterance in \(language), \(recognizer.pool.inFlight) in flight")
+                wyomingLog.debug("\(address): an utterance in \(language), \(recognizer.pool.inFlight) in flight")
                 return
             } catch let failure as WyomingServerError {
-                WyomingSynthesizer.log.debug("\(failure)")
+                wyomingLog.debug("\(failure)")
                 leave(address, failure)
             }
         }
@@ -248,7 +248,7 @@ actor WyomingRequest: RecognitionRequest {
             switch event.type {
             case "transcript":
                 let text = try event.decode(WyomingTranscript.self).text.trimmingCharacters(in: .whitespacesAndNewlines)
-                WyomingSynthesizer.log.debug("\(current.address): \(formatted(seconds)) s of \(language) speech, transcript \(Int((bound - deadline.timeIntervalSinceNow) * 1000)) ms after its end")
+                wyomingLog.debug("\(current.address): \(formatted(seconds)) s of \(language) speech, transcript \(Int((bound - deadline.timeIntervalSinceNow) * 1000)) ms after its end")
                 guard !text.isEmpty else { throw RecognitionError.emptyRecognition }
                 // A Wyoming transcript carries no confidence and no word times: it counts as sure.
                 return RecognitionResult(text: text, confidence: 1, isFinal: true)

@@ -33,7 +33,6 @@ public final class WyomingSynthesizer: SpeechSynthesizer, Sendable {
     public let address: WyomingAddress
     public let bounds: Bounds
     private let server: WyomingDescription
-    static let log = Logger(label: "parley.wyoming")
     /// The connections speaking now, closed by `stopSpeaking`.
     private let speaking = Mutex<[ObjectIdentifier: WyomingConnection]>([:])
 
@@ -159,7 +158,7 @@ public final class WyomingSynthesizer: SpeechSynthesizer, Sendable {
                 let format = try event.decode(WyomingAudioFormat.self)
                 if converter == nil {
                     converter = try WyomingAudioConverter(format, address: address)
-                    Self.log.debug("\(voice.identifier): first audio \(Int(-asked.timeIntervalSinceNow * 1000)) ms after synthesize (\(format.rate) Hz)")
+                    wyomingLog.debug("\(voice.identifier): first audio \(Int(-asked.timeIntervalSinceNow * 1000)) ms after synthesize (\(format.rate) Hz)")
                 }
                 guard let converter, !event.payload.isEmpty else { continue }
                 let samples = try converter.convert(event.payload, end: false)

@@ -31,10 +31,11 @@ struct WyomingBenchmark: AsyncParsableCommand {
         let setup = try WhisperBenchSetup.discover()
         let local = WhisperRecognizer(worker: WhisperWorker(launch: try setup.installation.launch()), detector: SphinxSpeechDetector.make)
         try await local.start()
-        let servers = try (0..<2).map { _ in try BenchServer() }
+        let servers = try (0..<2).map { _ in try WyomingTestServer() }
         defer { servers.forEach { $0.stop() } }
-        let one = WyomingRecognizer(address: servers[0].address, detector: SphinxSpeechDetector.make)
-        let two = WyomingRecognizer(addresses: servers.map(\.address), detector: SphinxSpeechDetector.make)
+        let addresses = try servers.map { try $0.wyomingAddress }
+        let one = WyomingRecognizer(address: addresses[0], detector: SphinxSpeechDetector.make)
+        let two = WyomingRecognizer(addresses: addresses, detector: SphinxSpeechDetector.make)
         _ = try await one.describe()
         _ = try await two.describe()
 
@@ -88,16 +89,17 @@ struct WyomingBenchmark: AsyncParsableCommand {
 
         report.add("### A voice's first audio")
         report.add("")
-        let voice = try BenchServer(voice: true)
+        let voice = try WyomingTestServer(voice: true)
         defer { voice.stop() }
-        let piper = WyomingSynthesizer(address: voice.address)
+        let voiceAddress = try voice.wyomingAddress
+        let piper = WyomingSynthesizer(address: voiceAddress)
         let espeak = ESpeakSynthesizer()
         let sentences = ["Where is the train station?", "I want a coffee with milk.", "The train leaves at eight in the morning.",
                          "Could you speak more slowly, please?", "Thank you very much."]
         var voiceRows: [[String]] = []
         for (name, synthesizer, selection) in [
             ("eSpeak NG (in process)", espeak as any SpeechSynthesizer, VoiceSelection.locale(corpus.locale)),
-            ("wyoming-piper, en_US-joe-medium", piper, VoiceSelection.identifier(WyomingSynthesizer.identifier("en_US-joe-medium", at: voice.address))),
+            ("wyoming-piper, en_US-joe-medium", piper, VoiceSelection.identifier(WyomingSynthesizer.identifier(WyomingTestServer.joeVoice, at: voiceAddress))),
         ] {
             _ = try await Self.firstAudio("Hello.", synthesizer, selection)  // the voice loaded
             var times: [Double] = []
@@ -164,49 +166,14 @@ struct WyomingBenchmark: AsyncParsableCommand {
     }
 }
 
-/// A Wyoming server for the bench (`scripts/wyoming-server.sh`), on a free port of 127.0.0.1.
-final class BenchServer {
-    let port: Int
-    private let process: ChildProcess
-
-    init(voice: Bool = false) throws {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
-        }
-        close(probe)
-        port = Int(UInt16(bigEndian: address.sin_port))
-        process = try ChildProcess(["scripts/wyoming-server.sh"] + (voice ? ["--tts"] : []) + [String(port)])
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if (try? WyomingAddress("wyoming:tcp://127.0.0.1:\(port)")).map({ Self.accepts($0) }) == true { return }
-            guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        process.signal(SIGTERM)
-        throw BenchmarkFailure("the Wyoming server did not start on port \(port): \(process.stderr)")
+extension WyomingTestServer {
+    /// A server for the bench, started from the repository's root (`scripts/bench.sh`).
+    convenience init(voice: Bool = false) throws {
+        try self.init(script: "scripts/wyoming-server.sh", voice: voice)
     }
 
-    var address: WyomingAddress { try! WyomingAddress("wyoming:tcp://127.0.0.1:\(port)") }
-
-    func stop() {
-        process.signal(SIGTERM)
-        _ = process.wait(seconds: 10)
-    }
-
-    private static func accepts(_ address: WyomingAddress) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        target.sin_port = in_port_t(UInt16(address.port).bigEndian)
-        return withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+    /// Its address, as Parley's Wyoming module reads it.
+    var wyomingAddress: WyomingAddress {
+        get throws { try WyomingAddress(address) }
     }
 }
