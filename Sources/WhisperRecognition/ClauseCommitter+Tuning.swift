@@ -37,8 +37,8 @@ extension ClauseCommitter {
     public static let spokenLetter = 0.06
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
-    /// The fewest words in a row that, written again as the committed text has them, are taken
-    /// for the prompt copied over audio without them (`copiedPhrase`): four, where a person
+    /// The fewest words in a row that, written again as the committed text or the decode before
+    /// them has them, are taken for a copy over audio without them (`copiedPhrase`): four, where a person
     /// going on says two or three words again ("to be", "not an ill-") far more often.
     public static let copiedPhraseWords = 4
     /// Speech heard past a word's longest length, before the next word, that shows the decode

@@ -24,7 +24,8 @@ extension ClauseCommitter {
             && key.unicodeScalars.allSatisfy { "bcdfghjklmnpqrstvwxz".unicodeScalars.contains($0) }
     }
 
-    /// `fresh` without the phrases it copies from the committed text (`copiedPhrase`), counted.
+    /// `fresh` without the phrases it copies from the committed text or from its own words
+    /// before them (`copiedPhrase`), counted.
     mutating func withoutCopies(_ fresh: [RecognizedWord]) -> [RecognizedWord] {
         var words = fresh
         while let copy = Self.copiedPhrase(in: words, of: committed[...]) {
@@ -34,20 +35,24 @@ extension ClauseCommitter {
         return words
     }
 
-    /// The first run of `copiedPhraseWords` or more of `fresh` that the committed text holds
-    /// in a row, as long as it goes on; nil where there is none. Whisper, given the committed
-    /// text as its prompt, writes a phrase of it again over what is not speech (a translation's
-    /// echo, or what is left of it): that is not what the person said.
+    /// The first run of `copiedPhraseWords` or more of `fresh` that the committed text, or
+    /// `fresh` before the run, holds in a row, as long as it goes on; nil where there is none.
+    /// Whisper, given the committed text as its prompt, writes a phrase of it again over what
+    /// is not speech (a translation's echo, or what is left of it), and one decode can write a
+    /// sentence of its own twice over it ("He was not of the opinion of his wife. He was not
+    /// of the opinion of his wife."): that is not what the person said.
     static func copiedPhrase(in fresh: [RecognizedWord], of committed: ArraySlice<RecognizedWord>) -> Range<Int>? {
         let keys = fresh.map { normalized($0.text) }, said = committed.map { normalized($0.text) }
         let least = copiedPhraseWords
-        guard keys.count >= least, said.count >= least else { return nil }
+        guard keys.count >= least, said.count + keys.count >= 2 * least else { return nil }
         for start in 0...(keys.count - least) {
+            // What came before the run: the committed text, then the decode's own words.
+            let before = said + keys[..<start]
             var longest = 0
-            for origin in said.indices {
+            for origin in before.indices {
                 var length = 0
-                while start + length < keys.count, origin + length < said.count, !keys[start + length].isEmpty,
-                      keys[start + length] == said[origin + length] {
+                while start + length < keys.count, origin + length < before.count, !keys[start + length].isEmpty,
+                      keys[start + length] == before[origin + length] {
                     length += 1
                 }
                 longest = max(longest, length)

@@ -62,8 +62,9 @@ public import ParleyCore
 ///   or that repeat the committed text's last words at its start, are not new; nor is a first
 ///   word begun inside the last committed word that is a piece of it: its end, or two or
 ///   three consonants (a window cut inside a word). Nor is a phrase of four words or more that
-///   the committed text already holds (`copiedPhrase`): the prompt written again over a
-///   translation's echo, not the person.
+///   the committed text, or the decode's own words before it, already hold (`copiedPhrase`):
+///   the prompt, or a sentence of the decode, written again over a translation's echo, not
+///   the person.
 public struct ClauseCommitter: Sendable {
     public let policy: CommitPolicy
     /// AlignAtt's margin, in seconds.
@@ -87,7 +88,7 @@ public struct ClauseCommitter: Sendable {
     /// How many words of the tail were dropped as more than the speech after the committed
     /// words holds (`finish`).
     public private(set) var unheardCount = 0
-    /// How many words were dropped as phrases of the committed text written again (`copiedPhrase`).
+    /// How many words were dropped as phrases written again (`copiedPhrase`).
     public internal(set) var copiedCount = 0
     /// Whether a decode left speech out in a gap (`wordAcrossGap`) and no words were committed
     /// since: decodes go without the prompt until some are.

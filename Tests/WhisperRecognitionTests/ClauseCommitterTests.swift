@@ -413,6 +413,22 @@ import Testing
         #expect(ClauseCommitter.copiedPhrase(in: Self.words("so he was not an ill-disposed man", from: 0), of: said[...]) == 1..<6)
     }
 
+    @Test("one decode that writes a sentence twice commits it once; a phrase of three words said twice is kept")
+    func copiedWithinOneDecode() {
+        let sentence = "He was not of the opinion of his wife."
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let twice = Self.words("\(sentence) \(sentence)", from: 0.2)
+        _ = committer.hypothesis(twice, heardUntil: 6.5)
+        _ = committer.hypothesis(twice + Self.words("And", from: 6.6), heardUntil: 7.0)
+        _ = committer.finish(tail: twice + Self.words("And so", from: 6.6), heardUntil: 7.5)
+        #expect(committer.committed.map(\.text).joined(separator: " ") == "\(sentence) And so",
+                "\(committer.committed.map(\.text))")
+        #expect(committer.copiedCount >= 9)
+        // The copy begins after the first sentence: the words before it stay.
+        #expect(ClauseCommitter.copiedPhrase(in: Self.words("\(sentence) Then \(sentence)", from: 0), of: []) == 10..<19)
+        #expect(ClauseCommitter.copiedPhrase(in: Self.words("to be or to be or not", from: 0), of: []) == nil)
+    }
+
     @Test("a window that grows past the longest window slides to its last committed word")
     func longWindow() {
         var committer = ClauseCommitter(policy: .localAgreement)
