@@ -75,10 +75,14 @@ struct MicrophoneListening: Sendable {
     /// translation is heard as it is, from the pre-roll on). A side interpreted while it speaks
     /// hears its clauses play while it talks, as loud as itself: it hears silence only where
     /// the echo subtraction explains what the microphone heard (the echo alone), which would
-    /// otherwise hold its turn open and be written as its words again.
+    /// otherwise hold its turn open and be written as its words again; and, until it hears a
+    /// person, wherever the guard says echo: a turn that opens as the last clause ends hears
+    /// that clause's tail in the room, which is not its speaker beginning.
     func heard(_ chunk: PCMChunk) -> PCMChunk {
         guard let turn else { return chunk }
-        let echo = turn.simultaneous ? chunk.echoAlone : chunk.echo == .echo && turn.bargeIn?.detectedAt == nil
+        let guardsEcho = chunk.echo == .echo
+        let echo = turn.simultaneous ? chunk.echoAlone || (guardsEcho && turn.speechStart == nil)
+            : guardsEcho && turn.bargeIn?.detectedAt == nil
         return echo ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
     }
 
