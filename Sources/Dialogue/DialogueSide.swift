@@ -77,10 +77,11 @@ public struct DialogueConfiguration: Sendable, Hashable {
     public var simultaneousUnavailable: String?
     /// How words are committed while a side speaks.
     public var commitPolicy: CommitPolicy = .localAgreement
-    /// In simultaneous interpretation on the microphone both sides share, the silence in
-    /// milliseconds that ends a side's turn and hands the floor on (`--yield-ms`); a shorter
-    /// pause ends a clause. Nil: the endpoint ends the turn. Below `endpointMilliseconds`, the
-    /// endpoint ends it.
+    /// On the microphone both sides share, the silence in milliseconds that hands the floor
+    /// on (`--yield-ms`); a shorter pause ends a clause or a sentence. Interpreting
+    /// simultaneously, it ends the side's turn; turn by turn, while a request listens on, a
+    /// turn's translation waits for it. Nil, or no more than `endpointMilliseconds`: the
+    /// endpoint ends the turn, and the translation plays at once.
     public var yieldMilliseconds: Int? = DialogueConfiguration.defaultYieldMilliseconds
 
     /// The yield silence with no `--yield-ms`: above the 0.6–1.0 s pauses between one

@@ -95,13 +95,19 @@ extension TurnCoordinator {
     /// Feeds one captured chunk to the listening side's request. `microphone` is the side whose
     /// own microphone heard it (nil: both sides share it): the other side's is not listened to.
     func consume(_ chunk: PCMChunk, from microphone: DialogueSide? = nil) async {
+        // Kept for a request that listens on (`listenOn`): on the microphone both sides share.
+        if microphone == nil, configuration.bargeIn { self.microphone.keep(chunk, at: clock.now()) }
         if self.microphone.turn == nil, listensWhileSpeaking {
             if let microphone, case let .speaking(side) = state, microphone != side { return }
             return await overhear(chunk)
         }
         if self.microphone.accepts(from: microphone), self.microphone.turn?.bargeIn != nil { await holdIfPerson(chunk) }
         guard self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
-        let chunk = self.microphone.heard(chunk)
+        await feed(self.microphone.heard(chunk), to: turn)
+    }
+
+    /// Feeds `chunk`, as the open request hears it, to `turn`'s request and acts on its events.
+    func feed(_ chunk: PCMChunk, to turn: ListeningTurn) async {
         let token = epoch.current
         if isListening { emit(.level(turn.side, chunk.level)) }
         do {
@@ -121,6 +127,8 @@ extension TurnCoordinator {
     }
 
     private func handle(_ event: RecognitionEvent, side: DialogueSide) async {
+        // When speech began and ended, for a translation that waits for its speaker to yield.
+        if configuration.bargeIn { microphone.told(event, at: clock.now()) }
         switch microphone.note(event) {
         case .speechStarted: emit(.speechStarted(side))
         case let .partial(text): emit(.partial(side, text))

@@ -28,7 +28,12 @@ extension TurnCoordinator {
             _ = await request.cancel()
             return false
         }
-        microphone.turn = ListeningTurn(side: listener, request: request, startedAt: clock.now(), bargeIn: BargeInContext())
+        // What the microphone heard since the last speech ended, while that speech was decoded,
+        // is heard too: a speaker who goes on after a pause is heard from their first word.
+        let since = speechEnd.flatMap { microphone.heard(since: $0) }
+        let turn = ListeningTurn(side: listener, request: request, startedAt: since?.from ?? clock.now(), bargeIn: BargeInContext())
+        microphone.turn = turn
+        if let since { await feed(PCMChunk(format: .recognition, samples: since.samples), to: turn) }
         await source.hearMicrophoneDirectly(false)
         do {
             try await source.startListening()
@@ -65,6 +70,41 @@ extension TurnCoordinator {
 
     /// The longest a translation waits for its speaker to pause.
     static let speakerWaitBound = 15.0
+
+    /// Before a translation plays while a request listens on: a pause ends the speaker's
+    /// sentence, not their floor. The translation waits until nobody has been heard for the
+    /// yield silence (`--yield-ms`), at most `yieldWaitBound` seconds, so that a speaker who
+    /// goes on after a pause is heard without their translation over them (with loudspeakers,
+    /// its echo can be as loud as they are); their words follow it (`Floor.goOn`). With a yield
+    /// silence no longer than the endpoint, the translation plays at the endpoint.
+    func waitUntilTheSpeakerYields(_ token: TurnEpoch.Token) async {
+        guard let milliseconds = configuration.yieldMilliseconds, milliseconds > configuration.endpointMilliseconds,
+              microphone.turn?.bargeIn != nil else { return }
+        let yield = Double(milliseconds) / 1000
+        var deadline: Double?
+        while epoch.isCurrent(token) {
+            let now = clock.now(), turn = microphone.turn
+            deadline = deadline ?? now + Self.yieldWaitBound
+            // Waits only while a request listens on, or a new one opens after words it heard.
+            guard now < deadline ?? now, turn == nil || turn?.bargeIn?.detectedAt == nil && turn?.bargeIn != nil else { return }
+            // Quiet for the yield silence, and the request has heard long enough to tell speech.
+            let yielded = now >= (speechEnd ?? -.infinity) + yield && (turn.map { now >= $0.startedAt + Self.speechOnsetSeconds } ?? true)
+            guard microphone.hearsSpeech || !yielded else { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// When the last speech heard ended, on the session clock: an endpoint before its request told so.
+    var speechEnd: Double? {
+        microphone.speechEndedTold.map { $0 - Double(configuration.endpointMilliseconds) / 1000 }
+    }
+
+    /// The longest a translation waits for its speaker to yield the floor: a speaker who goes
+    /// on longer hears it begin over them.
+    static let yieldWaitBound = 30.0
+
+    /// Audio a request needs to tell that speech began.
+    static let speechOnsetSeconds = 0.3
 
     /// A chunk the request listening on hears before anyone held the translation: kept in the
     /// watch's pre-roll. When the echo guard hears a person in it over the translation playing

@@ -88,6 +88,7 @@ extension TurnCoordinator {
         if !translation.glossaryEntries.isEmpty { emit(.notice("glossary: " + translation.glossaryEntries.joined(separator: "; "))) }
         if canSpeak(to: draft.side.other) {
             await waitWhileSpeakerGoesOn(token)
+            await waitUntilTheSpeakerYields(token)
             guard epoch.isCurrent(token) else { return }
             setState(.speaking(draft.side.other))
             let spoken = await speak(translation.text, to: draft.side.other, token: token)

@@ -73,8 +73,11 @@ struct BaselineBenchmark: AsyncParsableCommand {
         do {
             let dialogue = try DialogueBenchmark.parse(["--turns", String(half)])
             for build in order {
+                // This build's translation waits for the yield silence where a request listens on, a
+                // behaviour the other build lacks: it is set to the endpoint here, to compare the rest.
                 let run = try await dialogue.spokenTurns(half, ending: .endpoint, echoCancel: true, devices: devices,
-                                                         recognizer: "whisper", parley: build)
+                                                         recognizer: "whisper", parley: build,
+                                                         options: build == nil ? Self.thisBuildOptions : [])
                 if build == nil { this.dialogue += run.latencies.samples } else { before.dialogue += run.latencies.samples }
             }
         } catch {
@@ -83,6 +86,9 @@ struct BaselineBenchmark: AsyncParsableCommand {
         }
         await devices.close()
     }
+
+    /// The dialogue's options for this build: the yield silence at the endpoint (500 ms).
+    static let thisBuildOptions = ["--yield-ms", "500"]
 
     private func measureRooms(_ order: [String?], this: inout Measured, before: inout Measured) async throws {
         for build in order {
@@ -108,7 +114,9 @@ struct BaselineBenchmark: AsyncParsableCommand {
             Latency as in the dialogue and room benchmarks: the last sample of the LibriVox recording played into \
             the English microphone → the first audible sample of the translation on the listener's speaker. The \
             dialogue: `parley dialog en-US es-ES --recognizer whisper` with its defaults (the canceller on), listener \
-            es-ES; the room: the room benchmark's three parties, listeners fr-FR and es-ES (measured here: \
+            es-ES, this build with `\(Self.thisBuildOptions.joined(separator: " "))` (its translation waits for the \
+            yield silence where a request listens on, which the other build does not: set to the endpoint, the two \
+            compare the rest); the room: the room benchmark's three parties, listeners fr-FR and es-ES (measured here: \
             \(conversations.map(\.rawValue).joined(separator: " and "))). Each conversation ran in \
             four processes of \(turns / 2) utterances after one that warms up, this build, the other, the other, \
             this build: \(turns) per build. Bound: this build's median at most \(Int(Self.bound * 100)) % above \

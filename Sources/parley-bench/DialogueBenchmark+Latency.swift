@@ -58,16 +58,16 @@ extension DialogueBenchmark {
 
     /// `count` spoken turns (after one that warms up) through one `parley dialog`: with its
     /// defaults when `echoCancel` (the canceller checked loaded), else with `--echo-cancel off`;
-    /// the `parley` at `parley` when given, else the one built beside the benchmark.
+    /// the `parley` at `parley` when given, else the one built beside the benchmark; `options` added.
     /// Through the canceller Parley records its source and plays into its sink, set between the
     /// two null sinks; the taps stay on the null sinks' monitors, the microphone and speaker.
     func spokenTurns(_ count: Int, ending: TurnEnd, echoCancel: Bool, devices: Devices,
-                     recognizer: String, parley: String? = nil) async throws -> SpokenRun {
+                     recognizer: String, parley: String? = nil, options: [String] = []) async throws -> SpokenRun {
         let terminal: ChildProcess.Terminal = ending == .key ? .pseudoTerminal : .pipe
         let run = try DialogueProcess(["dialog", "en-US", "es-ES", "--no-transcript", "--no-history", "--recognizer", recognizer,
                                        "--endpoint-ms", String(endpointMilliseconds),
                                        "--source", devices.microphone.monitor, "--sink", devices.speaker.name]
-                                          + (echoCancel ? [] : ["--echo-cancel", "off"]),
+                                          + (echoCancel ? [] : ["--echo-cancel", "off"]) + options,
                                       terminal: terminal, parley: parley)
         defer { run.finish() }
         try run.waitFor("A (en-US), your turn", moreThan: 0)

@@ -55,7 +55,7 @@ struct DialogueCommand: AsyncParsableCommand {
     var turns: TurnsOption = .alternate
 
     @Option(name: .customLong("yield-ms"), parsing: .unconditional,
-            help: ArgumentHelp("In simultaneous interpretation, the silence that ends a speaker's turn and hands the floor to the other side; a shorter pause ends a clause, which is translated and spoken while the turn goes on. The default, 1500, keeps a person's sentences, paused 0.6-1.0 s, in one turn; --yield-ms equal to --endpoint-ms ends the turn at the endpoint.",
+            help: ArgumentHelp("On a microphone both sides share, the silence that hands the floor to the other side. Turn by turn (with barge-in), a translation waits until the speaker has been silent this long, so that a speaker who goes on after a pause is heard without it over them; interpreting simultaneously, it ends the speaker's turn, and a shorter pause ends a clause, translated and spoken while the turn goes on. The default, 1500, is above the 0.6-1.0 s pauses between one person's sentences; --yield-ms equal to --endpoint-ms hands the floor on at the endpoint.",
                                valueName: "ms"))
     var yieldMilliseconds: Int?
 

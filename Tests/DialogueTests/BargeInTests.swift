@@ -170,6 +170,46 @@ struct BargeInTests {
         #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
     }
 
+    @Test("on the shared microphone a pause ends the speaker's sentence, not their floor: the translation waits until nobody has been heard for the yield silence, and what they went on with is heard whole and follows it")
+    func translationWaitsForTheSpeakerToYield() async throws {
+        let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 900 })
+        try await rig.start()
+        try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
+        try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
+        // A goes on after a pause shorter than the yield silence, and talks on past it.
+        rig.recognizer.script([[.speechStarted(at: 0)]])
+        try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
+        rig.audio.feed(FakeAudio.personChunk)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(!rig.recorder.states.contains(.speaking(.b)), "nothing plays over A while A goes on: \(rig.recorder.states)")
+        #expect(!rig.audio.log.contains("enqueue"), "\(rig.audio.log)")
+        rig.recognizer.script([[.speechEnded(at: 0.3), HandsFreeTurnTests.englishSpoken("and then we walked along the river", englishFirst: false)]])
+        rig.audio.feed()
+        let turns = try await rig.turns(2)
+        #expect(turns.map(\.text) == ["hello", "and then we walked along the river"])
+        #expect(turns.map(\.side) == [.a, .a])
+        #expect(turns[1].assignment?.overTranslation == .wentOn)
+        #expect(!rig.recorder.events.contains(.bargeIn(.b)) && !rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } })
+        // Once A yields, the translations play in order, then B has the floor.
+        try await rig.recorder.waitForState(.listening(.b))
+    }
+
+    @Test("the end of input while a translation waits for the speaker to yield: it plays once they have, and the conversation ends")
+    func endOfInputWhileWaitingForTheYield() async throws {
+        let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 900 })
+        try await rig.start()
+        rig.audio.holdPlayback(true)
+        try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
+        try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
+        let stopping = Task { await rig.coordinator.finishAndStop() }
+        try await rig.recorder.waitForState(.speaking(.b))
+        rig.audio.holdPlayback(false)
+        rig.audio.releasePlayback()
+        await stopping.value
+        #expect(await rig.coordinator.state == .ended)
+        #expect(rig.recorder.finishedTurns.map(\.text) == ["hello"])
+    }
+
     @Test("one word over the translation that the recognizer is unsure of lets it play on; the same word said clearly stops it",
           arguments: [(-2.0, false), (-0.3, true)])
     func anUnsureWordIsNoInterruption(score: Double, interrupts: Bool) async throws {

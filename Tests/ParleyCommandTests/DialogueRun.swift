@@ -67,7 +67,7 @@ final class DialogueRun: Sendable {
         while child.isRunning {
             guard Date() < deadline else {
                 child.signal(SIGTERM)
-                throw ProcessRunner.Failure(message: "parley did not exit at the end of input; stdout:\n\(stdout)")
+                throw ProcessRunner.Failure(message: "parley did not exit at the end of input; stdout:\n\(stdout)\nstderr:\n\(stderr)")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

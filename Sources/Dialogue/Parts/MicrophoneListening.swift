@@ -16,6 +16,47 @@ struct MicrophoneListening: Sendable {
     var recognizableLocales: Set<LocaleTag> = []
     /// Whether the recognizer serves each locale a side has had (`SpeechRecognizer.serves`).
     var servedLocales: [LocaleTag: Bool] = [:]
+    /// When a request last told, on the session clock, that speech ended (an endpoint after it did).
+    private(set) var speechEndedTold: Double?
+
+    /// The microphone both sides share, its last `recentSeconds`, each chunk with when it
+    /// arrived: a request that opens after another's speech ended is given what was said since.
+    private var recent: [(arrived: Double, chunk: PCMChunk)] = []
+
+    /// How much of the shared microphone is kept (`recent`): more than a pause between one
+    /// person's sentences.
+    static let recentSeconds = 2.0
+
+    /// Whether the open request hears someone speaking now: it told that speech began, and not
+    /// yet that it ended.
+    var hearsSpeech: Bool {
+        guard let start = turn?.speechStart else { return false }
+        return turn?.speechEnd.map { $0 < start } ?? true
+    }
+
+    /// Notes when `event` was told, at `now`: a final result ends any speech still going on.
+    mutating func told(_ event: RecognitionEvent, at now: Double) {
+        switch event {
+        case .speechEnded: speechEndedTold = now
+        case .final where hearsSpeech: speechEndedTold = now
+        default: break
+        }
+    }
+
+    /// Keeps `chunk` of the shared microphone, arrived at `time`.
+    mutating func keep(_ chunk: PCMChunk, at time: Double) {
+        recent.append((time, chunk))
+        while let first = recent.first, first.arrived < time - Self.recentSeconds { recent.removeFirst() }
+    }
+
+    /// What the shared microphone heard from `time` on (at most `recentSeconds` of it), as the
+    /// open request hears it (`heard`), with when it began on the session clock; nil when
+    /// nothing was kept.
+    func heard(since time: Double) -> (samples: [Int16], from: Double)? {
+        let kept = recent.filter { $0.arrived - $0.chunk.duration >= time }
+        guard let first = kept.first else { return nil }
+        return (kept.flatMap { heard($0.chunk).samples }, first.arrived - first.chunk.duration)
+    }
 
     /// What a recognizer event means for the turn.
     enum Heard {
