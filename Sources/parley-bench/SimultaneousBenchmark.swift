@@ -119,8 +119,8 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "microphone hears (a loopback from `parley_speaker`'s monitor into `parley_mic`, "
             + "\(SimultaneousTrial.echoRoomLatency) ms, 0 dB; there the passage ends as long after its first sound as in "
             + "its file); and turn by turn with the defaults in that room (`turns-echo-room`: each pause the endpoint hears "
-            + "ends a turn of A's, who goes on before and over their own translation; A's turns are read, a sentence "
-            + "taken for B's is lost). The monitors of `parley_mic` and `parley_speaker` "
+            + "ends a sentence of A's, whose translation waits for the yield silence while A goes on; A's turns are read, "
+            + "a sentence taken for B's is lost). The monitors of `parley_mic` and `parley_speaker` "
             + "are recorded on one timeline (10 ms frames): the passage runs from its first to its last sound on the "
             + "microphone, the translation from its first to its last sound on the speaker.")
         report.add("")
