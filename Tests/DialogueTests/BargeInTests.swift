@@ -210,6 +210,31 @@ struct BargeInTests {
         #expect(rig.recorder.finishedTurns.map(\.text) == ["hello"])
     }
 
+    @Test("a stop (SIGTERM, Ctrl-D on a terminal) while a translation waits for the speaker to yield ends the conversation at once, and nothing is played after it")
+    func stopWhileWaitingForTheYield() async throws {
+        let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 900 })
+        try await rig.start()
+        try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
+        try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
+        // A goes on: the translation waits, at most `yieldWaitBound` (30 s), for them to yield.
+        rig.recognizer.script([[.speechStarted(at: 0)]])
+        try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
+        rig.audio.feed(FakeAudio.personChunk)
+        try await Task.sleep(for: .seconds(1.2))
+        let stopped = ContinuousClock.now
+        await rig.coordinator.stop()
+        let stopTook = ContinuousClock.now - stopped
+        #expect(await rig.coordinator.state == .ended)
+        // Long enough for a wait that missed the stop to have ended its look and played.
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(await rig.coordinator.state == .ended)
+        #expect(!rig.recorder.states.contains(.speaking(.b)), "\(rig.recorder.states)")
+        #expect(!rig.audio.log.contains("enqueue"), "\(rig.audio.log)")
+        // Far from the edge: the wait ends within a look (50 ms); missing the stop, it would hold
+        // the coordinator until the speaker yields or for 30 s.
+        #expect(stopTook < .seconds(10), "stop() took \(stopTook)")
+    }
+
     @Test("one word over the translation that the recognizer is unsure of lets it play on; the same word said clearly stops it",
           arguments: [(-2.0, false), (-0.3, true)])
     func anUnsureWordIsNoInterruption(score: Double, interrupts: Bool) async throws {
