@@ -166,6 +166,10 @@ struct BargeInTests {
                 "the turn records that its side was told by its language, over the speaker's own translation")
         #expect(turns[0].input == .typed && turns[0].assignment == nil, "a typed turn records no floor")
         #expect(!rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } })
+        // B's turn starts once A's second is written: waited for, not raced.
+        try await rig.recorder.waitFor("B's turn") { events in
+            events.contains { if case .turnStarted(.b, _, _) = $0 { true } else { false } }
+        }
         let started = rig.recorder.events.compactMap { if case let .turnStarted(side, _, _) = $0 { side } else { nil } }
         #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
     }
