@@ -84,6 +84,15 @@ public struct DialogueConfiguration: Sendable, Hashable {
     /// endpoint ends the turn, and the translation plays at once.
     public var yieldMilliseconds: Int? = DialogueConfiguration.defaultYieldMilliseconds
 
+    /// Interpreting simultaneously on the microphone both sides share, how many decibels
+    /// quieter a clause's translation plays while its speaker still holds the floor
+    /// (`--duck-db`), so that the microphone hears the speaker over it; clauses spoken after
+    /// the speaker yields play at full level. 0: every clause at full level.
+    public var duckDecibels = DialogueConfiguration.defaultDuckDecibels
+
+    /// `--duck-db` when not given: measured in BENCHMARKS.md § Simultaneous interpretation, --pauses natural.
+    public static let defaultDuckDecibels = 10.0
+
     /// The yield silence with no `--yield-ms`: above the 0.6–1.0 s pauses between one
     /// person's sentences, below the time a listener waits before answering a translation
     /// that has ended.

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 
 /// Simultaneous interpretation: a side's speech is translated and spoken to the other side
@@ -88,7 +89,8 @@ extension TurnCoordinator {
             speak = { [clock] text, speed, isCurrent, started in
                 let settings = self.configuration[listener]
                 let utterance = Utterance(text: text, voice: settings.effectiveVoice,
-                                          rate: InterpretationPace.rate(settings.rate, fasterBy: speed))
+                                          rate: InterpretationPace.rate(settings.rate, fasterBy: speed),
+                                          volume: self.clauseVolume)
                 return await speaker.say(utterance, with: synthesizer, clock: clock, while: isCurrent, started: started)
             }
         }
@@ -99,6 +101,15 @@ extension TurnCoordinator {
                                        translation: $0.translation, speed: $0.speed)) },
             failed: { self.report(.translation, $0) },
             speechFailed: { self.emit(.error($0.description)) })
+    }
+
+    /// The level the next clause plays at: on the loudspeaker the shared microphone hears,
+    /// quieter by `duckDecibels` while the speaker still holds the floor (their turn has not
+    /// ended), so that their words reach the recognizer over it; full level once they have
+    /// yielded, and always on a speaker of the listener's own.
+    var clauseVolume: Double {
+        guard !stages.hasSeparateDevices, interpreter.current?.ended == nil else { return 1 }
+        return pow(10, -configuration.duckDecibels / 20)
     }
 
     /// The queue has drained after the endpoint: the turn is written, the other side's begins.

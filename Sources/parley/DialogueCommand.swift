@@ -59,6 +59,11 @@ struct DialogueCommand: AsyncParsableCommand {
                                valueName: "ms"))
     var yieldMilliseconds: Int?
 
+    @Option(name: .customLong("duck-db"), parsing: .unconditional,
+            help: ArgumentHelp("Interpreting simultaneously on a microphone both sides share (with loudspeakers), how many dB quieter a clause's translation plays while its speaker still holds the floor, so that the microphone hears the speaker over their own translation; the clauses spoken once the speaker yields play at full level. Default 10; 0 plays every clause at full level. A microphone and speaker per side are never ducked.",
+                               valueName: "dB"))
+    var duckDecibels: Double?
+
     /// `--turns`, as `TurnTaking`.
     enum TurnsOption: String, ExpressibleByArgument, CaseIterable {
         case alternate, auto
@@ -121,6 +126,9 @@ struct DialogueCommand: AsyncParsableCommand {
         if turns == .auto, recognition.recognizer == .pocketsphinx {
             throw ValidationError("--turns auto hears both languages with Whisper, which --recognizer pocketsphinx leaves out; give one or the other")
         }
+        if let duckDecibels, !(0...40).contains(duckDecibels) {
+            throw ValidationError("--duck-db must be between 0 (no ducking) and 40 decibels, not \(duckDecibels.formatted())")
+        }
         if let yieldMilliseconds, !(options.endpointMilliseconds...10_000).contains(yieldMilliseconds) {
             throw ValidationError("--yield-ms must be between --endpoint-ms (\(options.endpointMilliseconds)) and 10000 milliseconds: a pause that ends a turn cannot be shorter than one that ends an utterance")
         }
@@ -146,6 +154,7 @@ struct DialogueCommand: AsyncParsableCommand {
                 endpointMilliseconds: options.endpointMilliseconds, speaksTranslations: !mute, usesMicrophone: !typedOnly)
             configuration.turnTaking = TurnTaking(rawValue: turns.rawValue) ?? .alternate
             if let yieldMilliseconds { configuration.yieldMilliseconds = yieldMilliseconds }
+            if let duckDecibels { configuration.duckDecibels = duckDecibels }
             var (stages, opened, echoCancelled) = try await makeStages(StageRequest(command: self, directories: directories,
                                                                          registry: registry, locales: [sides.0, sides.1],
                                                                          devices: devices))

@@ -58,6 +58,7 @@ struct SeparateDevicesTests {
         rig.audio.feed()
         try await rig.waitUntil("the clause is played to B") { !audioB.playedChunks.isEmpty }
         #expect(rig.audio.isListening, "A is still heard while B hears the clause")
+        #expect(rig.synthesizer.utterances.map(\.volume) == [1], "no microphone hears B's speaker: nothing is ducked")
         #expect(rig.audio.playedChunks.isEmpty)
         #expect(!audioB.log.contains("startListening"), "B's microphone never opened during A's turn")
     }

@@ -67,6 +67,27 @@ struct SimultaneousTests {
         try await rig.recorder.waitForState(.listening(.b))
     }
 
+    @Test("on the loudspeaker the shared microphone hears, a clause plays quieter by --duck-db while A still holds the floor, and the tail spoken after A yields at full level",
+          arguments: [DialogueConfiguration.defaultDuckDecibels, 0, 20])
+    func clausesDuckedWhileTheSpeakerHoldsTheFloor(decibels: Double) async throws {
+        let rig = TestRig(configure: { $0.simultaneous = true; $0.duckDecibels = decibels })
+        try await rig.start()
+        try await rig.waitUntil("A listens") { rig.audio.isListening }
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(Self.first)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the first clause is spoken") { spoken(rig).count == 1 }
+        let text = [Self.first, Self.tail].map(\.text).joined(separator: " ")
+        rig.recognizer.script([[.speechEnded(at: 5.6), .final(RecognitionResult(
+            text: text, confidence: 0.9, isFinal: true, clauses: [Self.first, Self.tail]))]])
+        rig.audio.feed()
+        _ = try await rig.turns(1)
+        let volumes = rig.synthesizer.utterances.map(\.volume)
+        try #require(volumes.count == 2, "\(volumes)")
+        // −10 dB is 0.316 in amplitude, −20 dB 0.1.
+        #expect(abs(volumes[0] - pow(10, -decibels / 20)) < 1e-9, "the clause A spoke on after: \(volumes)")
+        #expect(volumes[1] == 1, "the tail, spoken once A has yielded: \(volumes)")
+    }
+
     @Test("Ctrl-C stops the clause being spoken and drops the rest of the turn")
     func cancel() async throws {
         let rig = try await simultaneousRig()

@@ -199,6 +199,14 @@ struct PipeModeTests {
         }
     }
 
+    @Test("a duck out of range is refused in one sentence that names the range", arguments: ["-3", "41", "nan"])
+    func parleyRejectsADuckOutOfRange(value: String) throws {
+        let output = try ProcessRunner.parley(["dialog", "--duck-db", value], input: Data())
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--duck-db must be between 0 (no ducking) and 40 decibels"), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count <= 3, "one sentence and the usage: \(output.stderr)")
+    }
+
     @Test func sigtermSavesTheTranscriptAndLeaves() throws {
         let directory = try Fixtures.temporaryDirectory("parley-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
