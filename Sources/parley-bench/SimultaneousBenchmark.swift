@@ -30,6 +30,15 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
                                                               valueName: "ms"))
     var yieldMilliseconds: Int?
 
+    @Option(name: .customLong("duck-db"), help: ArgumentHelp("Passed to parley dialog: how much quieter a clause plays while its speaker holds the floor (default: parley's; a section of its own).",
+                                                             valueName: "dB"))
+    var duckDecibels: Int?
+
+    /// The options given to `parley dialog` in every trial.
+    private var dialogOptions: [String] {
+        (yieldMilliseconds.map { ["--yield-ms", String($0)] } ?? []) + (duckDecibels.map { ["--duck-db", String($0)] } ?? [])
+    }
+
     enum Pauses: String, ExpressibleByArgument {
         case short, natural
 
@@ -57,7 +66,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             for trial in 0..<trials {
                 for mode in Mode.allCases where modes.isEmpty || modes.contains(mode) {
                     let outcome = try SimultaneousTrial(file: passage.file, mode: mode, directory: directory,
-                                                        options: yieldMilliseconds.map { ["--yield-ms", String($0)] } ?? []).run()
+                                                        options: dialogOptions).run()
                     outcomes[index][mode, default: []].append(outcome)
                     progress("simultaneous", "\(passage.name), \(mode.label), trial \(trial + 1): \(outcome.clauses) clauses, "
                         + "first audio \(Self.seconds(outcome.firstTranslated.map { $0 - outcome.passageEnd })) after the end, "
@@ -94,7 +103,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         let selection = (only.sorted().map { "--passage \($0)" } + modes.map { "--mode \($0.rawValue)" }).joined(separator: " ")
         // Natural pauses, or another yield silence, are a section of their own too.
         let variant = ([pauses == .natural ? "--pauses natural" : nil]
-            + [yieldMilliseconds.map { "--yield-ms \($0)" }]).compactMap { $0 }.joined(separator: " ")
+            + [yieldMilliseconds.map { "--yield-ms \($0)" }, duckDecibels.map { "--duck-db \($0)" }]).compactMap { $0 }.joined(separator: " ")
         let command = "scripts/with-test-server.sh scripts/bench.sh simultaneous"
         var report = !variant.isEmpty
             ? BenchmarkReport(area: "simultaneous-" + variant.replacingOccurrences(of: "--", with: "").replacingOccurrences(of: " ", with: "-"),
@@ -139,6 +148,11 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "another word; the reference less the longest sequence of words both share in order), per minute of "
             + "passage played.")
         report.add("- ×: simultaneous ÷ turn-based, of *first audio after the start* and of *lag at end* (below 1: sooner).")
+        report.add("- *level under speech*: what a listener hears of the translation while the speaker talks, against the "
+            + "speaker's voice: the power of the speaker's sounding 10 ms frames (above −50 dBFS) during the passage, over "
+            + "that of the passage's own (its file), in dB, median over runs. On the loudspeaker the microphone hears, a "
+            + "clause plays quieter by `--duck-db` (\(duckDecibels.map { "\($0) dB" } ?? "parley's default")) while its "
+            + "speaker holds the floor.")
         report.add("")
         report.add("Targets: median ear-voice span ≤ 2.0 s; committed WER within 1.5 points of the final text's "
             + "(both the WER vs final, and the WER vs reference minus the turn-based one).")
@@ -149,7 +163,8 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "the fastest (the limit is 1.5×).")
         report.add("")
         let header = ["mode", "clauses", "EVS median", "EVS p90", "commit", "sped up", "first audio after start", "first audio before end",
-                      "lag at end", "WER vs final", "WER vs reference", "words lost / min", "× first audio", "× lag at end"]
+                      "lag at end", "WER vs final", "WER vs reference", "words lost / min", "× first audio", "× lag at end",
+                      "level under speech"]
         for (index, passage) in passages.enumerated() {
             report.add("### \(passage.name), \(Self.words(passage.reference)) words, played \(String(format: "%.1f", passage.seconds)) s")
             report.add("")
@@ -202,7 +217,12 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
                 Self.spedUp(runs.flatMap(\.speeds)), Self.median(firstAfterStart), Self.median(firstBeforeEnd),
                 Self.median(lags), Self.wer(versusFinal), Self.wer(versusReference),
                 minutes > 0 ? String(format: "%.1f (%d in %.1f min)", Double(lost) / minutes, lost, minutes) : "–",
-                Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags)]
+                Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags), Self.level(runs.compactMap(\.levelUnderSpeech))]
+    }
+
+    /// `−10.4 dB`: the median of `values`, in dB.
+    private static func level(_ values: [Double]) -> String {
+        values.isEmpty ? "–" : String(format: "%.1f dB", Timings(values).percentile(0.5))
     }
 
     /// `9 / 14, ≤ 1.5×`: clauses spoken faster than normal, and the fastest.

@@ -70,6 +70,9 @@ struct SimultaneousTrial {
         var lastTranslated: Double?
         /// Lines of `→ es-ES:` printed.
         var spokenLines: Int
+        /// The translation's level while the passage plays (its sounding frames' power) against
+        /// the passage's own (its file's sounding frames), in dB; nil when nothing sounded then.
+        var levelUnderSpeech: Double?
     }
 
     var file: String
@@ -145,14 +148,18 @@ struct SimultaneousTrial {
               var end = microphoneLevels.indices.dropFirst(after(origins.heard)).last(where: { microphoneLevels[$0] > 0.005 }) else {
             throw BenchmarkFailure("the passage was not heard on \(Self.microphone).monitor")
         }
+        let passageLevels = BargeInTrial.envelope(try Self.samples(of: file))
         if room != nil {
             // The microphone also hears the translation: the passage ends as long after its first
             // sound as it does in the file.
-            let levels = BargeInTrial.envelope(try Self.samples(of: file))
-            if let first = levels.firstIndex(where: { $0 > 0.005 }), let last = levels.lastIndex(where: { $0 > 0.005 }) {
+            if let first = passageLevels.firstIndex(where: { $0 > 0.005 }), let last = passageLevels.lastIndex(where: { $0 > 0.005 }) {
                 end = start + last - first
             }
         }
+        // The speaker's frames over the passage's span, on one timeline: frame f of the
+        // microphone's recording is the speaker's frame f + shift.
+        let shift = after(origins.spoken) - after(origins.heard)
+        let underSpeech = (start...end).map { $0 + shift }.filter(speakerLevels.indices.contains).map { speakerLevels[$0] }
         let speakerFrames = speakerLevels.indices.dropFirst(after(origins.spoken))
         let first = speakerFrames.first { speakerLevels[$0] > 0.01 }
         let last = speakerFrames.last { speakerLevels[$0] > 0.003 }
@@ -165,7 +172,19 @@ struct SimultaneousTrial {
                        passageStart: seconds(start, origins.heard), passageEnd: seconds(end + 1, origins.heard),
                        firstTranslated: first.map { seconds($0, origins.spoken) },
                        lastTranslated: last.map { seconds($0 + 1, origins.spoken) },
-                       spokenLines: dialog.count("→ es-ES"))
+                       spokenLines: dialog.count("→ es-ES"),
+                       levelUnderSpeech: Self.decibels(underSpeech, against: passageLevels))
+    }
+
+    /// The power of `levels`' sounding frames (above −50 dBFS) against `reference`'s, in dB;
+    /// nil when either has none.
+    static func decibels(_ levels: [Double], against reference: [Double]) -> Double? {
+        let power = { (frames: [Double]) -> Double? in
+            let sounding = frames.filter { $0 > 0.003 }
+            return sounding.isEmpty ? nil : sounding.map { $0 * $0 }.reduce(0, +) / Double(sounding.count)
+        }
+        guard let heard = power(levels), let own = power(reference) else { return nil }
+        return 10 * log10(heard / own)
     }
 
     /// The file at `path` as 16 kHz mono samples (sox converts it).
