@@ -18,8 +18,7 @@ extension TurnCoordinator {
     /// the recognizer hears both languages at once, and not for a side interpreted while it speaks.
     func listenOn(after speaker: DialogueSide) async -> Bool {
         let listener = speaker.other
-        guard configuration.bargeIn, configuration.bargeInUnavailable == nil, !inputEnded, !interpretsWhileSpoken,
-              !stages.hasSeparateDevices, microphone.turn == nil, typedOnlyReason(for: listener) == nil,
+        guard listensOn, microphone.turn == nil, typedOnlyReason(for: listener) == nil,
               let source = stages.source(for: listener) else { return false }
         let token = epoch.current
         let options = RecognitionOptions(endpointMilliseconds: configuration.endpointMilliseconds)
@@ -42,6 +41,13 @@ extension TurnCoordinator {
             return false
         }
         return true
+    }
+
+    /// Whether a request listens on while a turn is translated and spoken (`listenOn`'s rule,
+    /// the open request aside).
+    var listensOn: Bool {
+        configuration.bargeIn && configuration.bargeInUnavailable == nil && !inputEnded && !interpretsWhileSpoken
+            && !stages.hasSeparateDevices
     }
 
     /// Listens on after the words heard over a turn's translation, while it is still translated
@@ -78,8 +84,11 @@ extension TurnCoordinator {
     /// its echo can be as loud as they are); their words follow it (`Floor.goOn`). With a yield
     /// silence no longer than the endpoint, the translation plays at the endpoint.
     func waitUntilTheSpeakerYields(_ token: TurnEpoch.Token) async {
-        guard let milliseconds = configuration.yieldMilliseconds, milliseconds > configuration.endpointMilliseconds,
-              microphone.turn?.bargeIn != nil else { return }
+        guard let milliseconds = configuration.yieldMilliseconds, milliseconds > configuration.endpointMilliseconds else { return }
+        // The request that listens on may be between two (one ended with nothing, the next
+        // not yet open): one is opened, and the wait holds whether or not it could be.
+        if microphone.turn == nil { await listenOnWhileSpeaking() }
+        guard epoch.isCurrent(token), microphone.turn?.bargeIn != nil || microphone.turn == nil && listensOn else { return }
         let yield = Double(milliseconds) / 1000
         var deadline: Double?
         while epoch.isCurrent(token) {
