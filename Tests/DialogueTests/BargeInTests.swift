@@ -174,16 +174,22 @@ struct BargeInTests {
         #expect(started == [.a, .b], "A keeps the floor for the words they went on with; B's turn follows: \(started)")
     }
 
-    @Test("on the shared microphone a pause ends the speaker's sentence, not their floor: the translation waits until nobody has been heard for the yield silence, and what they went on with is heard whole and follows it")
-    func translationWaitsForTheSpeakerToYield() async throws {
+    /// A rig with a yield silence of 900 ms where A said "hello", and goes on after a pause
+    /// shorter than it (their speech has started, the request listening on heard it) and talks on.
+    private func speakerGoesOnAfterTheirTurn() async throws -> TestRig {
         let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 900 })
         try await rig.start()
         try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
         try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
-        // A goes on after a pause shorter than the yield silence, and talks on past it.
         rig.recognizer.script([[.speechStarted(at: 0)]])
         try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
         rig.audio.feed(FakeAudio.personChunk)
+        return rig
+    }
+
+    @Test("on the shared microphone a pause ends the speaker's sentence, not their floor: the translation waits until nobody has been heard for the yield silence, and what they went on with is heard whole and follows it")
+    func translationWaitsForTheSpeakerToYield() async throws {
+        let rig = try await speakerGoesOnAfterTheirTurn()
         try await Task.sleep(for: .seconds(1.5))
         #expect(!rig.recorder.states.contains(.speaking(.b)), "nothing plays over A while A goes on: \(rig.recorder.states)")
         #expect(!rig.audio.log.contains("enqueue"), "\(rig.audio.log)")
@@ -216,14 +222,8 @@ struct BargeInTests {
 
     @Test("a stop (SIGTERM, Ctrl-D on a terminal) while a translation waits for the speaker to yield ends the conversation at once, and nothing is played after it")
     func stopWhileWaitingForTheYield() async throws {
-        let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 900 })
-        try await rig.start()
-        try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
-        try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
-        // A goes on: the translation waits, at most `yieldWaitBound` (30 s), for them to yield.
-        rig.recognizer.script([[.speechStarted(at: 0)]])
-        try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
-        rig.audio.feed(FakeAudio.personChunk)
+        // The translation waits, at most `yieldWaitBound` (30 s), for A to yield.
+        let rig = try await speakerGoesOnAfterTheirTurn()
         try await Task.sleep(for: .seconds(1.2))
         let stopped = ContinuousClock.now
         await rig.coordinator.stop()
