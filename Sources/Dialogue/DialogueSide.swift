@@ -90,7 +90,7 @@ public struct DialogueConfiguration: Sendable, Hashable {
     /// the speaker yields play at full level. 0: every clause at full level.
     public var duckDecibels = DialogueConfiguration.defaultDuckDecibels
 
-    /// `--duck-db` when not given: measured in BENCHMARKS.md § Simultaneous interpretation, --pauses natural.
+    /// `--duck-db` when not given: BENCHMARKS.md § Simultaneous interpretation, --pauses natural --duck-db 10 and --duck-db 0.
     public static let defaultDuckDecibels = 10.0
 
     /// The yield silence with no `--yield-ms`: above the 0.6–1.0 s pauses between one
