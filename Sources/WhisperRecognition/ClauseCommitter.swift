@@ -60,8 +60,9 @@ public import ParleyCore
 ///   begins (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
 ///   or that repeat the committed text's last words at its start, are not new; nor is a first
-///   word begun inside the last committed word that is a piece of it: its end, or two or
-///   three consonants (a window cut inside a word). Nor is a phrase of four words or more that
+///   word that is a piece of the last committed word (a window cut inside a word): its end,
+///   begun inside it, or two or three consonants, begun inside it or written first in the
+///   window. Nor is a phrase of four words or more that
 ///   the committed text, or the decode's own words before it, already hold (`copiedPhrase`):
 ///   the prompt, or a sentence of the decode, written again over a translation's echo, not
 ///   the person.
@@ -236,11 +237,16 @@ public struct ClauseCommitter: Sendable {
             }
         }
         // A window that starts inside the last committed word can hear a piece of it as a word
-        // of its own, begun before the committed word ended: its end ("nd" of "and"), or a
-        // piece of two or three consonants no language writes as a word ("nd" after "woman").
-        if let first = fresh.first, first.start < last.end + Self.fragmentSlack {
+        // of its own: its end ("nd" of "and") begun before the committed word ended, or a piece
+        // of two or three consonants no language writes as a word ("nd" after "woman"), begun
+        // there or written first in the window wherever its alignment puts it: a piece's
+        // alignment is no surer than the piece.
+        if let first = fresh.first {
             let (head, tail) = (Self.normalized(first.text), Self.normalized(last.text))
-            if !head.isEmpty, head.count < tail.count, tail.hasSuffix(head) || Self.isConsonantPiece(head) {
+            let begunInside = first.start < last.end + Self.fragmentSlack
+            let opensWindow = first.start == words.first?.start
+            if !head.isEmpty, begunInside && head.count < tail.count && tail.hasSuffix(head)
+                || (begunInside || opensWindow) && Self.isConsonantPiece(head) {
                 fresh.removeFirst()
             }
         }

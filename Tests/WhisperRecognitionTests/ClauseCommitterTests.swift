@@ -248,6 +248,25 @@ import Testing
         _ = woman.hypothesis(piece, heardUntil: 4.0, silent: true)
         _ = woman.hypothesis(piece, heardUntil: 4.1, silent: true)
         #expect(woman.committed.map(\.text) == ["had", "he", "married", "a", "woman", "he", "might"])
+        // The same piece first in its window but aligned after the pause that follows the word.
+        var late = ClauseCommitter(policy: .localAgreement)
+        _ = late.hypothesis(had, heardUntil: 2.5, silent: true)
+        _ = late.hypothesis(had, heardUntil: 2.6, silent: true)
+        let lateEnd = late.committed[late.committed.count - 1].end
+        let latePiece = [RecognizedWord(text: "nd", start: lateEnd + 0.3, end: lateEnd + 0.45, confidence: 0.4)]
+            + Self.words("he might", from: lateEnd + 0.5)
+        _ = late.hypothesis(latePiece, heardUntil: 4.0, silent: true)
+        _ = late.hypothesis(latePiece, heardUntil: 4.1, silent: true)
+        #expect(late.committed.map(\.text) == ["had", "he", "married", "a", "woman", "he", "might"])
+        // A word of consonants after the window's first word is the decode's to keep.
+        var czech = ClauseCommitter(policy: .localAgreement)
+        _ = czech.hypothesis(had, heardUntil: 2.5, silent: true)
+        _ = czech.hypothesis(had, heardUntil: 2.6, silent: true)
+        let czechEnd = czech.committed[czech.committed.count - 1].end
+        let wolf = Self.words("a vlk", from: czechEnd + 0.3)
+        _ = czech.hypothesis(wolf, heardUntil: 4.0, silent: true)
+        _ = czech.hypothesis(wolf, heardUntil: 4.1, silent: true)
+        #expect(czech.committed.map(\.text).suffix(2) == ["a", "vlk"])
         var mister = ClauseCommitter(policy: .localAgreement)
         let said = Self.words("and so on and", from: 0)
         _ = mister.hypothesis(said, heardUntil: 2.0, silent: true)
