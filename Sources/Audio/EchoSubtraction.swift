@@ -69,7 +69,7 @@ struct EchoSubtraction {
     /// Blocks since the last one not explained (a person, or a room not yet learned).
     private var explainedRun = EchoSubtraction.holdBlocks + 1
     /// Since the last report: blocks delivered as the echo alone.
-    private var silencedBlocks = 0
+    private var echoAloneBlocks = 0
     /// The most blocks of the first playback held for its direct path (1.5 s): past that,
     /// they go as the filters left them.
     static let longestHold = Int(1.5 * Double(AudioFormat.recognition.sampleRate)) / EchoSubtractor.blockSize
@@ -94,8 +94,8 @@ struct EchoSubtraction {
     mutating func takeReport(every: Int) -> Report? {
         guard activeBlocks >= every, leftEnergy > 0 else { return nil }
         defer { (heardEnergy, leftEnergy, activeBlocks) = (0, 0, 0) }
-        defer { silencedBlocks = 0 }
-        return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, silenced: silencedBlocks,
+        defer { echoAloneBlocks = 0 }
+        return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, silenced: echoAloneBlocks,
                       promotions: subtractor.promotions, forgotten: subtractor.forgotten, offset: offset,
                       withoutMonitor: blocksWithoutMonitor, directPath: subtractor.directPathFound)
     }
@@ -241,7 +241,7 @@ struct EchoSubtraction {
         let explained = heard > Self.judgedEnergy && left < Self.explainedShare * heard
         explainedRun = explained ? min(explainedRun + 1, Self.holdBlocks + 1) : 0
         let echoAlone = explained && explainedRun > Self.holdBlocks
-        if echoAlone { silencedBlocks += 1 }
+        if echoAlone { echoAloneBlocks += 1 }
         return (output, echoAlone)
     }
 
