@@ -35,6 +35,11 @@ extension ClauseCommitter {
     /// The least speech a letter of words said again takes, in seconds: 17 letters a second,
     /// a fast speaker's pace (the LibriVox readers say 11–13, pauses left out).
     public static let spokenLetter = 0.06
+    /// The least median word confidence of a tail's sentence once words are committed before
+    /// it (`finish`): over the echo of the clauses already spoken, Whisper writes English it
+    /// barely believes (medians of 0.0–0.2 in the loopback room), where the speaker's own
+    /// last sentence reads near 0.9.
+    public static let leastTailConfidence = 0.4
     /// How many committed words the prompt carries at most.
     public static let promptWords = 40
     /// The fewest words in a row that, written again as the committed text or the decode before

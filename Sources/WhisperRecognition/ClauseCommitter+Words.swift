@@ -85,6 +85,21 @@ extension ClauseCommitter {
         word.hasSuffix("...") || word.hasSuffix("…") || word.hasSuffix("-")
     }
 
+    /// Where the first sentence of `words` starts (a sentence ends at a word that ends one, or
+    /// with the words) whose median word confidence is under `leastTailConfidence`; nil when
+    /// there is none.
+    static func firstDoubtfulSentence(in words: [RecognizedWord]) -> Int? {
+        var start = 0
+        while start < words.count {
+            let end = (words[start...].firstIndex { endsSentence($0.text) } ?? words.count - 1) + 1
+            let confidences = words[start..<end].map(\.confidence).sorted()
+            let median = (confidences[(confidences.count - 1) / 2] + confidences[confidences.count / 2]) / 2
+            if median < leastTailConfidence { return start }
+            start = end
+        }
+        return nil
+    }
+
     /// Whether `word` ends a sentence: its last mark is one that ends sentences, and it is
     /// not an abbreviation of a title or an ellipsis.
     static func endsSentence(_ word: String) -> Bool {

@@ -56,6 +56,11 @@ public import ParleyCore
 /// - **No tail the speech cannot hold.** At the endpoint, the final decode's new words are
 ///   kept only as far as the speech heard after the committed words can hold them, and words
 ///   that copy the committed text only where it holds them at a fast speaker's pace.
+/// - **No tail the decoder barely believed.** Once words are committed, the tail's sentences
+///   from the first whose median word confidence is under `leastTailConfidence` are dropped:
+///   with loudspeakers, the last window holds the echo of the clauses already spoken, and
+///   Whisper, told to write English, writes it as English it hardly believes ("Inclusively,
+///   he has a lot of power." for "Incluso podría…").
 /// - **No loops.** A hypothesis that writes one phrase over and over is cut where the loop
 ///   begins (`loopStart`): the cut hypothesis reads as stopped early.
 /// - **Nothing twice.** A hypothesis's words that lie before the last committed word's end,
@@ -89,6 +94,9 @@ public struct ClauseCommitter: Sendable {
     /// How many words of the tail were dropped as more than the speech after the committed
     /// words holds (`finish`).
     public private(set) var unheardCount = 0
+    /// How many words of the tail were dropped as sentences the decoder barely believed
+    /// (`finish`, `leastTailConfidence`).
+    public private(set) var doubtedCount = 0
     /// How many words were dropped as phrases written again (`copiedPhrase`).
     public internal(set) var copiedCount = 0
     /// Whether a decode left speech out in a gap (`wordAcrossGap`) and no words were committed
@@ -208,49 +216,15 @@ public struct ClauseCommitter: Sendable {
             }
             unheardCount += count - fresh.count
         }
+        // Once words are committed, the tail may be the echo of their clauses: from the first
+        // sentence the decoder barely believed on, it is not what the speaker said.
+        if !committed.isEmpty, let doubtful = Self.firstDoubtfulSentence(in: fresh) {
+            doubtedCount += fresh.count - doubtful
+            fresh.removeLast(fresh.count - doubtful)
+        }
         committed += fresh
         pending = []
         return closeClauses(heardUntil: heardUntil, silent: true, atEnd: true)
-    }
-
-    /// The first of `words` after which the detector heard `unwrittenSpeech` of speech that no
-    /// word covers (from the word's longest end to the next word's start); nil when the decode
-    /// left nothing out.
-    static func wordAcrossGap(in words: [RecognizedWord], speech: SpeechTimeline) -> Int? {
-        words.indices.dropLast().first { index in
-            let longest = words[index].start + longestWord(letters: normalized(words[index].text).count)
-            return speech.speech(from: longest, to: words[index + 1].start) >= unwrittenSpeech
-        }
-    }
-
-    /// The words of a hypothesis not committed yet.
-    func newWords(in words: [RecognizedWord]) -> [RecognizedWord] {
-        guard let last = committed.last else { return words }
-        var fresh = words.filter { ($0.start + $0.end) / 2 > last.end }
-        // A window cut inside the last committed words can hear them again at its start.
-        for count in stride(from: min(5, fresh.count, committed.count), through: 1, by: -1) {
-            let head = fresh.prefix(count).map { Self.normalized($0.text) }
-            let tail = committed.suffix(count).map { Self.normalized($0.text) }
-            if head == tail, fresh.first.map({ $0.start < last.end + 1.0 }) == true {
-                fresh.removeFirst(count)
-                break
-            }
-        }
-        // A window that starts inside the last committed word can hear a piece of it as a word
-        // of its own: its end ("nd" of "and") begun before the committed word ended, or a piece
-        // of two or three consonants no language writes as a word ("nd" after "woman"), begun
-        // there or written first in the window wherever its alignment puts it: a piece's
-        // alignment is no surer than the piece.
-        if let first = fresh.first {
-            let (head, tail) = (Self.normalized(first.text), Self.normalized(last.text))
-            let begunInside = first.start < last.end + Self.fragmentSlack
-            let opensWindow = first.start == words.first?.start
-            if !head.isEmpty, begunInside && head.count < tail.count && tail.hasSuffix(head)
-                || (begunInside || opensWindow) && Self.isConsonantPiece(head) {
-                fresh.removeFirst()
-            }
-        }
-        return fresh
     }
 
     private mutating func closeClauses(heardUntil: Double, silent: Bool, atEnd: Bool) -> [RecognizedClause] {

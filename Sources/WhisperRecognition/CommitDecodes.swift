@@ -142,13 +142,14 @@ struct CommitDecodes: Sendable {
         let heardUntil = Double(range.upperBound) / 16_000
         let committedEnd = committer.committed.last?.end ?? committer.windowStart
         tailReport = [
-            "words": "\(tail.map { "\($0.text)@\(String(format: "%.2f-%.2f", $0.start, $0.end))" })",
+            "words": "\(tail.map { "\($0.text)@\(String(format: "%.2f-%.2f:%.2f", $0.start, $0.end, $0.confidence))" })",
             "committed_end": "\(String(format: "%.2f", committedEnd))", "heard_until": "\(String(format: "%.2f", heardUntil))",
             "speech_after": "\(String(format: "%.2f", speech.speech(from: committedEnd, to: heardUntil)))",
         ]
         _ = committer.finish(tail: tail, heardUntil: heardUntil, speech: speech)
         tailReport["unheard"] = "\(committer.unheardCount)"
         tailReport["copied"] = "\(committer.copiedCount)"
+        tailReport["doubted"] = "\(committer.doubtedCount)"
         let clauses = committer.clauses.map { $0.shifted(by: origin) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,
@@ -161,7 +162,9 @@ struct CommitDecodes: Sendable {
         let words = (result?.words ?? []).map { $0.shifted(by: Double(range.lowerBound) / 16_000) }
         guard words.isEmpty, let text = result?.text, !text.isEmpty else { return words }
         let end = Double(range.upperBound) / 16_000
-        return text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: 0) }
+        // Each word carries the decode's confidence: the tail's sentences are judged by it.
+        let confidence = result?.confidence ?? 1
+        return text.split(separator: " ").map { RecognizedWord(text: String($0), start: end, end: end, confidence: confidence) }
     }
 }
 

@@ -303,6 +303,34 @@ import Testing
         #expect(committer.clauses.map(\.text).joined(separator: " ") == "Good morning. I would like a coffee")
     }
 
+    @Test("at the endpoint, once words are committed, the tail's sentences from the first the decoder barely believed are not committed; a sentence it believed before them is, and a tail with nothing committed before it is whole")
+    func tailTheDecoderBarelyBelieved() {
+        func doubted(_ text: String, from start: Double, confidences: [Double]) -> [RecognizedWord] {
+            zip(Self.words(text, from: start), confidences).map {
+                RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $1)
+            }
+        }
+        var committer = ClauseCommitter(policy: .localAgreement)
+        let heard = Self.words("He was not an ill-disposed young man. He might", from: 0)
+        _ = committer.hypothesis(heard, heardUntil: 3.2)
+        _ = committer.hypothesis(heard, heardUntil: 3.3)
+        #expect(committer.clauses.map(\.text) == ["He was not an ill-disposed young man."])
+        // The speaker's last sentence (one word of it unsure), then the echo written as English.
+        let last = Self.words("He might even have been made amiable himself.", from: 2.8)
+        let unsure = [RecognizedWord(text: last[0].text, start: last[0].start, end: last[0].end, confidence: 0.28)] + last.dropFirst()
+        let echo = doubted("Inclusively, he has a lot of power.", from: last.last!.end + 0.4,
+                           confidences: [0.32, 0.02, 0.2, 0.33, 0.03, 0.81, 0.06])
+        _ = committer.finish(tail: unsure + echo, heardUntil: 9.0)
+        #expect(committer.clauses.map(\.text).joined(separator: " ")
+                    == "He was not an ill-disposed young man. He might even have been made amiable himself.")
+        #expect(committer.doubtedCount == 7)
+
+        // Nothing committed: the tail is the whole utterance, and is kept however unsure.
+        var alone = ClauseCommitter(policy: .localAgreement)
+        _ = alone.finish(tail: doubted("Y un café con leche.", from: 0, confidences: [0.3, 0.2, 0.35, 0.1, 0.3]), heardUntil: 2.0)
+        #expect(alone.clauses.map(\.text) == ["Y un café con leche."])
+    }
+
     @Test("at the endpoint, tail words the speech after the committed words cannot hold are not committed; a tail the speech holds is whole")
     func tailTheSpeechCannotHold() {
         // 5.6 s of speech (the detector's hangover after the last word), then silence to 6.0 s.
