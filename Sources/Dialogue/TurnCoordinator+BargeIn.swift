@@ -173,6 +173,10 @@ extension TurnCoordinator {
     /// Sound over the translation that decided nothing (`reason`): what was held plays on, and
     /// the microphone listens on while the turn is spoken.
     private func passOver(_ listener: DialogueSide, held: Bool, reason: String, nobody: Bool = false) async {
+        // The next request does not hear again what this one passed over: given the same
+        // sound from the same point (the end of a word after the last speech), it would pass
+        // it over again, one slow decode after another, deaf to whoever speaks meanwhile.
+        microphone.passedOverAt = clock.now()
         if held, nobody { bargeInWatch.distrustedUntil = clock.now() + BargeInWatch.distrustSeconds }
         if held { await dismissBargeIn(listener, reason: reason) }
         await listenOnWhileSpeaking()

@@ -18,6 +18,8 @@ struct BargeInTests {
         await rig.coordinator.submitTyped("hello")
         try await rig.recorder.waitForState(.speaking(.b))
         try await rig.waitUntil("the microphone stays open while the translation plays") { rig.audio.isListening }
+        // The translation is told once the microphone is open for it.
+        try await rig.waitUntil("the translation is being spoken") { spokenTranslation(rig) != nil }
         return rig
     }
 
@@ -185,6 +187,28 @@ struct BargeInTests {
         try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
         rig.audio.feed(FakeAudio.personChunk)
         return rig
+    }
+
+    @Test("a request listening on that reads no words hands the next one nothing it heard: the sound it passed over is not heard again (given it again, it would be passed over again, one decode after another)")
+    func passedOverSoundIsNotHeardAgain() async throws {
+        // A yield silence longer than the test: nothing plays, and nothing else hears the microphone.
+        let rig = TestRig(configure: { $0.bargeIn = true; $0.yieldMilliseconds = 10_000 })
+        try await rig.start()
+        try await rig.speak([[.speechStarted(at: 0)], [.speechEnded(at: 0.2), TestRig.final("hello")]])
+        try await rig.waitUntil("a request in both languages listens on") { rig.recognizer.pairRequests.count == 1 }
+        try await rig.waitUntil("the microphone is open") { rig.audio.isListening }
+        // The end of a word after the last speech, read as no words.
+        rig.recognizer.script([[.speechStarted(at: 0), TestRig.final("")]])
+        let before = rig.recognizer.appendCount
+        rig.audio.feed(FakeAudio.personChunk)
+        try await rig.waitUntil("the next request listens on") { rig.recognizer.pairRequests.count == 2 }
+        try await Task.sleep(for: .milliseconds(300))
+        let appended = rig.recognizer.appendCount
+        #expect(appended == before + 1, "the next request was given the sound the last passed over")
+        // What comes after it is heard.
+        rig.recognizer.script([[.speechStarted(at: 0)]])
+        rig.audio.feed(FakeAudio.personChunk)
+        try await rig.waitUntil("the next sound is heard") { rig.recognizer.appendCount == appended + 1 }
     }
 
     @Test("on the shared microphone a pause ends the speaker's sentence, not their floor: the translation waits until nobody has been heard for the yield silence, and what they went on with is heard whole and follows it")

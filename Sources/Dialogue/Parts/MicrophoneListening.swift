@@ -18,6 +18,9 @@ struct MicrophoneListening: Sendable {
     var servedLocales: [LocaleTag: Bool] = [:]
     /// When a request last told, on the session clock, that speech ended (an endpoint after it did).
     private(set) var speechEndedTold: Double?
+    /// When a request listening on last ended without a turn (nothing heard, or words that
+    /// were no interruption), on the session clock: the next one is not given what it heard.
+    var passedOverAt: Double?
 
     /// The microphone both sides share, its last `recentSeconds`, each chunk with when it
     /// arrived: a request that opens after another's speech ended is given what was said since.
@@ -49,11 +52,12 @@ struct MicrophoneListening: Sendable {
         while let first = recent.first, first.arrived < time - Self.recentSeconds { recent.removeFirst() }
     }
 
-    /// What the shared microphone heard from `time` on (at most `recentSeconds` of it), as the
-    /// open request hears it (`heard`), with when it began on the session clock; nil when
-    /// nothing was kept.
+    /// What the shared microphone heard from `time` on (at most `recentSeconds` of it, and
+    /// nothing a request passed over had heard), as the open request hears it (`heard`), with
+    /// when it began on the session clock; nil when nothing was kept.
     func heard(since time: Double) -> (samples: [Int16], from: Double)? {
-        let kept = recent.filter { $0.arrived - $0.chunk.duration >= time }
+        let start = max(time, passedOverAt ?? -.infinity)
+        let kept = recent.filter { $0.arrived - $0.chunk.duration >= start }
         guard let first = kept.first else { return nil }
         return (kept.flatMap { heard($0.chunk).samples }, first.arrived - first.chunk.duration)
     }
