@@ -238,45 +238,31 @@ import Testing
         #expect(committer.clauses.map(\.text) == ["It rained all day and", "then the sun came out."])
 
         // "nd" after "woman": a piece of consonants, no word; "Mr." after "And" is a word.
-        var woman = ClauseCommitter(policy: .localAgreement)
+        /// The words committed when `said` is committed whole, then the window after it hears
+        /// `next` (given the last committed word's end), twice.
+        func committed(after said: [RecognizedWord], _ next: (Double) -> [RecognizedWord]) -> [String] {
+            var committer = ClauseCommitter(policy: .localAgreement)
+            // Each heard past its end for longer than the trailing pause: its clause ends there.
+            _ = committer.hypothesis(said, heardUntil: said.last!.end + 0.8, silent: true)
+            _ = committer.hypothesis(said, heardUntil: said.last!.end + 0.9, silent: true)
+            let heard = next(committer.committed[committer.committed.count - 1].end)
+            _ = committer.hypothesis(heard, heardUntil: heard.last!.end + 0.8, silent: true)
+            _ = committer.hypothesis(heard, heardUntil: heard.last!.end + 0.9, silent: true)
+            return committer.committed.map(\.text)
+        }
         let had = Self.words("had he married a woman", from: 0)
-        _ = woman.hypothesis(had, heardUntil: 2.5, silent: true)
-        _ = woman.hypothesis(had, heardUntil: 2.6, silent: true)
-        let end = woman.committed[woman.committed.count - 1].end
-        let piece = [RecognizedWord(text: "nd", start: end - 0.08, end: end + 0.12, confidence: 0.4)]
-            + Self.words("he might", from: end + 0.2)
-        _ = woman.hypothesis(piece, heardUntil: 4.0, silent: true)
-        _ = woman.hypothesis(piece, heardUntil: 4.1, silent: true)
-        #expect(woman.committed.map(\.text) == ["had", "he", "married", "a", "woman", "he", "might"])
+        #expect(committed(after: had) { end in
+            [RecognizedWord(text: "nd", start: end - 0.08, end: end + 0.12, confidence: 0.4)] + Self.words("he might", from: end + 0.2)
+        } == ["had", "he", "married", "a", "woman", "he", "might"])
         // The same piece first in its window but aligned after the pause that follows the word.
-        var late = ClauseCommitter(policy: .localAgreement)
-        _ = late.hypothesis(had, heardUntil: 2.5, silent: true)
-        _ = late.hypothesis(had, heardUntil: 2.6, silent: true)
-        let lateEnd = late.committed[late.committed.count - 1].end
-        let latePiece = [RecognizedWord(text: "nd", start: lateEnd + 0.3, end: lateEnd + 0.45, confidence: 0.4)]
-            + Self.words("he might", from: lateEnd + 0.5)
-        _ = late.hypothesis(latePiece, heardUntil: 4.0, silent: true)
-        _ = late.hypothesis(latePiece, heardUntil: 4.1, silent: true)
-        #expect(late.committed.map(\.text) == ["had", "he", "married", "a", "woman", "he", "might"])
+        #expect(committed(after: had) { end in
+            [RecognizedWord(text: "nd", start: end + 0.3, end: end + 0.45, confidence: 0.4)] + Self.words("he might", from: end + 0.5)
+        } == ["had", "he", "married", "a", "woman", "he", "might"])
         // A word of consonants after the window's first word is the decode's to keep.
-        var czech = ClauseCommitter(policy: .localAgreement)
-        _ = czech.hypothesis(had, heardUntil: 2.5, silent: true)
-        _ = czech.hypothesis(had, heardUntil: 2.6, silent: true)
-        let czechEnd = czech.committed[czech.committed.count - 1].end
-        let wolf = Self.words("a vlk", from: czechEnd + 0.3)
-        _ = czech.hypothesis(wolf, heardUntil: 4.0, silent: true)
-        _ = czech.hypothesis(wolf, heardUntil: 4.1, silent: true)
-        #expect(czech.committed.map(\.text).suffix(2) == ["a", "vlk"])
-        var mister = ClauseCommitter(policy: .localAgreement)
-        let said = Self.words("and so on and", from: 0)
-        _ = mister.hypothesis(said, heardUntil: 2.0, silent: true)
-        _ = mister.hypothesis(said, heardUntil: 2.1, silent: true)
-        let andEnd = mister.committed[mister.committed.count - 1].end
-        let title = [RecognizedWord(text: "Mr.", start: andEnd - 0.05, end: andEnd + 0.25, confidence: 0.9)]
-            + Self.words("John came in", from: andEnd + 0.3)
-        _ = mister.hypothesis(title, heardUntil: 4.0, silent: true)
-        _ = mister.hypothesis(title, heardUntil: 4.1, silent: true)
-        #expect(mister.committed.map(\.text) == ["and", "so", "on", "and", "Mr.", "John", "came", "in"])
+        #expect(committed(after: had) { Self.words("a vlk", from: $0 + 0.3) }.suffix(2) == ["a", "vlk"])
+        #expect(committed(after: Self.words("and so on and", from: 0)) { end in
+            [RecognizedWord(text: "Mr.", start: end - 0.05, end: end + 0.25, confidence: 0.9)] + Self.words("John came in", from: end + 0.3)
+        } == ["and", "so", "on", "and", "Mr.", "John", "came", "in"])
 
         // "man" then "an" said after it: a word of its own, begun after "man" ended.
         var other = ClauseCommitter(policy: .localAgreement)
