@@ -69,7 +69,33 @@ extension WhisperRecognizer: LanguagePairRecognizer {
                                                      secondOpinion: tuning.secondOpinion && audio.count < Self.fullWindowSamples,
                                                      channel: options.channel ?? "")
         if answer.secondOpinion { countSecondOpinion() }
-        return answer
+        return try await plainLanguageChecked(answer, audio: audio, options: options)
+    }
+
+    /// `answer`, or, where its language was plain (one reading decoded, the other language
+    /// skipped as overwhelmingly less probable) and that reading holds a word the language's
+    /// word list does not, the reading of a final one-language decode of the same audio instead
+    /// (its beam's alternative the list knows, or the full window; `decodeWindow`) when that
+    /// reading holds fewer such words. The greedy pair decode slips where the one-language beam
+    /// does not ("ill-sposed" for "ill-disposed"), and a stretch whose language is plain is read
+    /// as its side's own turn would read it. Both readings untouched otherwise: where both
+    /// languages were decoded, their greedy readings are the evidence the side is decided by.
+    private func plainLanguageChecked(_ answer: WhisperPairAnswer, audio: [Int16],
+                                      options: RecognitionOptions) async throws -> WhisperPairAnswer {
+        guard tuning.secondOpinion, audio.count < Self.fullWindowSamples,
+              answer.hypotheses.count == 2, answer.hypotheses.contains(where: \.skipped),
+              let index = answer.hypotheses.firstIndex(where: { !$0.skipped && !$0.silent && !$0.text.isEmpty }),
+              let lexicon = await lexiconTask(answer.hypotheses[index].language).value else { return answer }
+        let reading = answer.hypotheses[index]
+        let unknown = unknownWords(in: reading.text, lexicon: lexicon)
+        guard !unknown.isEmpty else { return answer }
+        try Task.checkCancellation()
+        let own = try await decodeWindow(audio, language: reading.language, options: options, final: true)
+        guard own.heard, unknownWords(in: own.text, lexicon: lexicon).count < unknown.count else { return answer }
+        var checked = answer
+        checked.hypotheses[index].text = own.text
+        checked.hypotheses[index].confidence = own.confidence
+        return checked
     }
 }
 

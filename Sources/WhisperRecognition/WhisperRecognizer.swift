@@ -207,7 +207,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// is never decoded again in the full window, by the worker or here: what it reads counts
     /// only once the next one agrees, and a full-window decode, a second or more, would hold
     /// up both. It may still take the beam's alternative.
-    private func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
+    func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
                               final: Bool, context: String? = nil, committing: Bool = false) async throws -> WhisperTranscription {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options, context: context)
@@ -221,13 +221,9 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         guard secondOpinion, !answer.secondOpinion, answer.heard,
               let lexicon = await lexiconTask(language).value else { return answer }
         try Task.checkCancellation()
-        // The names and terms a person said they expect are words, whatever the list says.
-        let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
-        let unknown = lexicon.unknownWords(in: answer.text).filter { !expected.contains($0) }
+        let unknown = unknownWords(in: answer.text, lexicon: lexicon)
         guard !unknown.isEmpty else { return answer }
-        if let text = answer.alternatives.first(where: { alternative in
-            lexicon.unknownWords(in: alternative).allSatisfy { expected.contains($0) }
-        }) {
+        if let text = answer.alternatives.first(where: { unknownWords(in: $0, lexicon: lexicon).isEmpty }) {
             return await wordAlternative(text, of: answer) ?? answer
         }
         guard !committing else { return answer }
@@ -235,9 +231,15 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let second = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: tuning.wordTimes, padding: .fullWindow, channel: options.channel ?? "")
-        guard second.heard, lexicon.unknownWords(in: second.text).filter({ !expected.contains($0) }).count < unknown.count
-        else { return answer }
+        guard second.heard, unknownWords(in: second.text, lexicon: lexicon).count < unknown.count else { return answer }
         return second
+    }
+
+    /// The words of `text` that `lexicon` lacks, but for the names and terms a person said they
+    /// expect (`phrases`): those are words, whatever the list says.
+    func unknownWords(in text: String, lexicon: WordLexicon) -> [String] {
+        let expected = Set(WordLexicon.words(in: phrases.joined(separator: " ")))
+        return lexicon.unknownWords(in: text).filter { !expected.contains($0) }
     }
 
     /// `answer` with its alternative `text`, whose words the list all holds, made the reading
@@ -256,7 +258,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     static let fullWindowSamples = 29 * 16_000
 
     /// The word list of `language`, read once in the background.
-    private func lexiconTask(_ language: String) -> Task<WordLexicon?, Never> {
+    func lexiconTask(_ language: String) -> Task<WordLexicon?, Never> {
         lexicons.withLock { tasks in
             if let task = tasks[language] { return task }
             let source = lexiconSource

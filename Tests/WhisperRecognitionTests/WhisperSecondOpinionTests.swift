@@ -75,6 +75,30 @@ struct WhisperSecondOpinionTests {
         await whisper.worker.shutdown()
     }
 
+    @Test("a two-language decode whose language is plain, read with a word the list lacks, reads as the one-language decode does")
+    func plainPairReadAsItsOwnTurn() async throws {
+        let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0880.wav")).samples
+        let (english, spanish) = (LocaleTag("en-US")!, LocaleTag("es-ES")!)
+        let list = try #require(WordLexicon.installed(language: "en"))
+        // With no list: the pair's greedy English reading as the worker gives it.
+        let probe = try Self.recognizer(lexicon: nil)
+        let greedy = try #require(try await probe.recognizePair(samples, first: english, second: spanish).hypotheses)
+        await probe.worker.shutdown()
+        try #require(greedy[1].text.isEmpty, "Spanish is skipped for this recording (P(en) near 1): \(greedy)")
+        // With the English list: the one-language decode (its beam's alternative the list knows),
+        // and the pair. Where the greedy reading has a word the list lacks (this model on this
+        // machine: "ill-sposed" for "ill-disposed"), the pair reads as the one-language decode;
+        // where it has none, the pair's own reading stays.
+        let whisper = try Self.recognizer(lexicon: list)
+        let own = try await whisper.recognizeUtterance(samples, locale: english).text
+        let checked = try #require(try await whisper.recognizePair(samples, first: english, second: spanish).hypotheses)
+        await whisper.worker.shutdown()
+        let greedyUnknown = list.unknownWords(in: greedy[0].text)
+        let expected = greedyUnknown.isEmpty || !list.unknownWords(in: own).isEmpty ? greedy[0].text : own
+        #expect(checked[0].text == expected, "greedy '\(greedy[0].text)' (unknown \(greedyUnknown)), one-language '\(own)'")
+        #expect(checked[1].text.isEmpty)
+    }
+
     @Test("a reading the list knows is not decoded again, and a second opinion no better is not taken")
     func knownWordsStay() async throws {
         let samples = try AudioFileReader.read(Fixtures.recording("librivox/sense_and_sensibility_01_austen_64kb-0930.wav")).samples
