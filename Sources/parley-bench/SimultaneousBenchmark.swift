@@ -153,6 +153,15 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
             + "that of the passage's own (its file), in dB, median over runs. On the loudspeaker the microphone hears, a "
             + "clause plays quieter by `--duck-db` (\(duckDecibels.map { "\($0) dB" } ?? "parley's default")) while its "
             + "speaker holds the floor.")
+        report.add("- *translation missed alone* / *under the speaker's voice*: what a listener can follow. The speaker's "
+            + "recording is decoded in Spanish (`parley listen --locale es-ES --file`), alone and with the passage added "
+            + "where the microphone heard it, at the level it was played (a listener in the room hears both voices as "
+            + "loud as they were played). Counted: the words of what Parley said (the clauses' `translation`, turn by "
+            + "turn the turns') that a reading does not have in order, over all of them, pooled over runs; words a "
+            + "reading adds (the speaker's English written as Spanish) are not counted. The first is the floor set by "
+            + "eSpeak NG, the clauses' speed and Whisper base; the second adds what the speaker's voice over the "
+            + "translation takes. Whisper base is a harsh listener: unlike a person, who follows one voice among two, "
+            + "it reads the louder one.")
         report.add("")
         report.add("Targets: median ear-voice span ≤ 2.0 s; committed WER within 1.5 points of the final text's "
             + "(both the WER vs final, and the WER vs reference minus the turn-based one).")
@@ -164,7 +173,7 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         report.add("")
         let header = ["mode", "clauses", "EVS median", "EVS p90", "commit", "sped up", "first audio after start", "first audio before end",
                       "lag at end", "WER vs final", "WER vs reference", "words lost / min", "× first audio", "× lag at end",
-                      "level under speech"]
+                      "level under speech", "translation missed alone", "under the speaker's voice"]
         for (index, passage) in passages.enumerated() {
             report.add("### \(passage.name), \(Self.words(passage.reference)) words, played \(String(format: "%.1f", passage.seconds)) s")
             report.add("")
@@ -217,7 +226,9 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
                 Self.spedUp(runs.flatMap(\.speeds)), Self.median(firstAfterStart), Self.median(firstBeforeEnd),
                 Self.median(lags), Self.wer(versusFinal), Self.wer(versusReference),
                 minutes > 0 ? String(format: "%.1f (%d in %.1f min)", Double(lost) / minutes, lost, minutes) : "–",
-                Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags), Self.level(runs.compactMap(\.levelUnderSpeech))]
+                Self.ratio(firstAfterStart, baseFirst), Self.ratio(lags, baseLags), Self.level(runs.compactMap(\.levelUnderSpeech)),
+                Self.missed(runs.compactMap(\.heard).map { (Self.spoken($0.alone), Self.spoken($0.said)) }),
+                Self.missed(runs.compactMap(\.heard).map { (Self.spoken($0.underSpeech), Self.spoken($0.said)) })]
     }
 
     /// `−10.4 dB`: the median of `values`, in dB.
@@ -241,6 +252,15 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
         let total = pairs.map { words($0.1) }.reduce(0, +)
         guard total > 0 else { return "–" }
         return String(format: "%.1f %% (%d / %d)", 100 * Double(errors) / Double(total), errors, total)
+    }
+
+    /// `41.0 % (80 / 195)` of (hypothesis, reference) pairs: the reference's words the hypothesis
+    /// does not have in order (`RecognitionCorpus.wordsMissing`), summed; words it adds are not counted.
+    private static func missed(_ pairs: [(String, String)]) -> String {
+        let missing = pairs.map { RecognitionCorpus.wordsMissing($0.0, $0.1) }.reduce(0, +)
+        let total = pairs.map { words($0.1) }.reduce(0, +)
+        guard total > 0 else { return "–" }
+        return String(format: "%.1f %% (%d / %d)", 100 * Double(missing) / Double(total), missing, total)
     }
 
     private static func median(_ values: [Double]) -> String { percentile(values, 0.5) }

@@ -73,6 +73,9 @@ struct SimultaneousTrial {
         /// The translation's level while the passage plays (its sounding frames' power) against
         /// the passage's own (its file's sounding frames), in dB; nil when nothing sounded then.
         var levelUnderSpeech: Double?
+        /// The translation as a listener hears it, alone and under the passage; nil when nothing
+        /// was spoken.
+        var heard: TranslationHeard?
     }
 
     var file: String
@@ -164,6 +167,17 @@ struct SimultaneousTrial {
         let first = speakerFrames.first { speakerLevels[$0] > 0.01 }
         let last = speakerFrames.last { speakerLevels[$0] > 0.003 }
         let clauses = lines.flatMap { $0.clauses ?? [] }
+        let said = mode.isTurnBased ? lines.map(\.translation) : clauses.map(\.translation)
+        var heardTranslation: TranslationHeard?
+        if !said.joined().isEmpty, let passageFirst = passageLevels.firstIndex(where: { $0 > 0.005 }) {
+            // The passage's first sound where the microphone heard it, on the speaker's timeline.
+            let speaker = Array(speakerSamples.dropFirst(origins.spoken))
+            let offset = (start + shift - passageFirst) * 160 - origins.spoken
+            let mixed = Self.listenerMix(speaker, passage: try Self.samples(of: file), offset: offset)
+            heardTranslation = TranslationHeard(said: said.joined(separator: " "),
+                                                alone: try spanishReading(speaker, name: "alone-\(label)"),
+                                                underSpeech: try spanishReading(mixed, name: "under-\(label)"))
+        }
         let committed = mode.isTurnBased ? lines.map(\.text).joined(separator: " ") : clauses.map(\.text).joined(separator: " ")
         return Outcome(text: lines.map(\.text).joined(separator: " "), committed: committed, turns: lines.count,
                        earVoiceSpans: clauses.compactMap { clause in clause.speakStart.map { $0 - clause.sourceEnd } },
@@ -173,7 +187,7 @@ struct SimultaneousTrial {
                        firstTranslated: first.map { seconds($0, origins.spoken) },
                        lastTranslated: last.map { seconds($0 + 1, origins.spoken) },
                        spokenLines: dialog.count("→ es-ES"),
-                       levelUnderSpeech: Self.decibels(underSpeech, against: passageLevels))
+                       levelUnderSpeech: Self.decibels(underSpeech, against: passageLevels), heard: heardTranslation)
     }
 
     /// The power of `levels`' sounding frames (above −50 dBFS) against `reference`'s, in dB;
