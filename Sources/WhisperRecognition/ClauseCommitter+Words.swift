@@ -87,14 +87,19 @@ extension ClauseCommitter {
 
     /// Where the first sentence of `words` starts (a sentence ends at a word that ends one, or
     /// with the words) whose median word confidence is under `leastTailConfidence`; nil when
-    /// there is none.
-    static func firstDoubtfulSentence(in words: [RecognizedWord]) -> Int? {
+    /// there is none. Words begun before `committedEnd` are left out of the median: the window
+    /// starts inside the last committed word, so a word begun there is heard only in part (the
+    /// last word of a sentence whose beginning was committed), and a sentence of nothing else
+    /// is kept.
+    static func firstDoubtfulSentence(in words: [RecognizedWord], committedEnd: Double = -.infinity) -> Int? {
         var start = 0
         while start < words.count {
             let end = (words[start...].firstIndex { endsSentence($0.text) } ?? words.count - 1) + 1
-            let confidences = words[start..<end].map(\.confidence).sorted()
-            let median = (confidences[(confidences.count - 1) / 2] + confidences[confidences.count / 2]) / 2
-            if median < leastTailConfidence { return start }
+            let confidences = words[start..<end].filter { $0.start >= committedEnd }.map(\.confidence).sorted()
+            if !confidences.isEmpty {
+                let median = (confidences[(confidences.count - 1) / 2] + confidences[confidences.count / 2]) / 2
+                if median < leastTailConfidence { return start }
+            }
             start = end
         }
         return nil

@@ -57,7 +57,8 @@ public import ParleyCore
 ///   kept only as far as the speech heard after the committed words can hold them, and words
 ///   that copy the committed text only where it holds them at a fast speaker's pace.
 /// - **No tail the decoder barely believed.** Once words are committed, the tail's sentences
-///   from the first whose median word confidence is under `leastTailConfidence` are dropped:
+///   from the first whose median word confidence is under `leastTailConfidence` are dropped
+///   (a word begun inside the last committed word, heard only in part, does not count):
 ///   with loudspeakers, the last window holds the echo of the clauses already spoken, and
 ///   Whisper, told to write English, writes it as English it hardly believes ("Inclusively,
 ///   he has a lot of power." for "Incluso podría…").
@@ -218,7 +219,7 @@ public struct ClauseCommitter: Sendable {
         }
         // Once words are committed, the tail may be the echo of their clauses: from the first
         // sentence the decoder barely believed on, it is not what the speaker said.
-        if !committed.isEmpty, let doubtful = Self.firstDoubtfulSentence(in: fresh) {
+        if let last = committed.last, let doubtful = Self.firstDoubtfulSentence(in: fresh, committedEnd: last.end) {
             doubtedCount += fresh.count - doubtful
             fresh.removeLast(fresh.count - doubtful)
         }

@@ -311,6 +311,27 @@ import Testing
                     == "He was not an ill-disposed young man. He might even have been made amiable himself.")
         #expect(committer.doubtedCount == 7)
 
+        // The window starts inside the last committed word: a word begun there is heard only in
+        // part, and does not count (the passage's last word, alone in the last window, which the
+        // commit decodes wrote "amiable." before); the echo after it does.
+        var begun = ClauseCommitter(policy: .localAgreement)
+        let opening = Self.words("He might even have been made amiable. himself.", from: 0)
+        let start = Array(opening.prefix(7))
+        _ = begun.hypothesis(start, heardUntil: 2.4)
+        _ = begun.hypothesis(start, heardUntil: 2.5)
+        #expect(begun.committed.map(\.text) == start.map(\.text))
+        let end = doubted("himself.", from: start[6].end - 0.1, confidences: [0.01])
+        let echo2 = doubted("He could a more amiable man.", from: end[0].end + 0.4, confidences: [0.01, 0.02, 0.0, 0.02, 0.01, 0.02])
+        _ = begun.finish(tail: end + echo2, heardUntil: 6.0)
+        #expect(begun.clauses.map(\.text).joined(separator: " ") == "He might even have been made amiable. himself.")
+        #expect(begun.doubtedCount == 6)
+        // The same word begun after the committed word ended is judged as any other.
+        var after = ClauseCommitter(policy: .localAgreement)
+        _ = after.hypothesis(start, heardUntil: 2.4)
+        _ = after.hypothesis(start, heardUntil: 2.5)
+        _ = after.finish(tail: doubted("himself.", from: start[6].end + 0.2, confidences: [0.01]), heardUntil: 6.0)
+        #expect(after.doubtedCount == 1)
+
         // Nothing committed: the tail is the whole utterance, and is kept however unsure.
         var alone = ClauseCommitter(policy: .localAgreement)
         _ = alone.finish(tail: doubted("Y un café con leche.", from: 0, confidences: [0.3, 0.2, 0.35, 0.1, 0.3]), heardUntil: 2.0)

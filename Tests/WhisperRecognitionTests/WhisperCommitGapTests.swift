@@ -76,10 +76,16 @@ struct WhisperCommitGapTests {
         _ = committer.finish(tail: tail, heardUntil: end)
 
         let said = passage.reference.split(separator: " ").drop { $0 != "power" }.dropFirst().joined(separator: " ")
+        // The same audio decoded whole, as a turn's final decode, on this machine: the model's own
+        // reading (the transcript has "a more a amiable", which no reading writes twice).
+        let whole = try await whisper.decode(Array(samples[Int((5.62 * 16_000).rounded())...]), language: "en",
+                                             options: RecognitionOptions(), final: true,
+                                             context: "how much there might be prudently in his power")
+        let wholeErrors = SpokenWords.errors(whole.text, reference: said)
         let text = committer.clauses.dropFirst().map(\.text).joined(separator: " ")
         let starts = committer.committed.map(\.start)
-        #expect(SpokenWords.errors(text, reference: said) <= said.split(separator: " ").count / 10,
-                "'\(text)' for '\(said)' (\(committer.gapCount) decodes left speech out, \(committer.stoppedEarlyCount) stopped early)")
+        #expect(SpokenWords.errors(text, reference: said) <= wholeErrors + said.split(separator: " ").count / 10,
+                "'\(text)' for '\(said)', whole: '\(whole.text)' (\(committer.gapCount) decodes left speech out, \(committer.stoppedEarlyCount) stopped early)")
         #expect(starts == starts.sorted(), "\(committer.committed)")
     }
 }
