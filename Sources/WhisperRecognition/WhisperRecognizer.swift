@@ -208,7 +208,7 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
     /// only once the next one agrees, and a full-window decode, a second or more, would hold
     /// up both. It may still take the beam's alternative.
     func decodeWindow(_ audio: [Int16], language: String, options: RecognitionOptions,
-                              final: Bool, context: String? = nil, committing: Bool = false) async throws -> WhisperTranscription {
+                      final: Bool, context: String? = nil, committing: Bool = false) async throws -> WhisperTranscription {
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options, context: context)
         let secondOpinion = final && tuning.secondOpinion && audio.count < Self.fullWindowSamples
