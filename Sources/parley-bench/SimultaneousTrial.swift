@@ -151,7 +151,8 @@ struct SimultaneousTrial {
               var end = microphoneLevels.indices.dropFirst(after(origins.heard)).last(where: { microphoneLevels[$0] > 0.005 }) else {
             throw BenchmarkFailure("the passage was not heard on \(Self.microphone).monitor")
         }
-        let passageLevels = BargeInTrial.envelope(try Self.samples(of: file))
+        let passage = try Self.samples(of: file)
+        let passageLevels = BargeInTrial.envelope(passage)
         if room != nil {
             // The microphone also hears the translation: the passage ends as long after its first
             // sound as it does in the file.
@@ -173,7 +174,7 @@ struct SimultaneousTrial {
             // The passage's first sound where the microphone heard it, on the speaker's timeline.
             let speaker = Array(speakerSamples.dropFirst(origins.spoken))
             let offset = (start + shift - passageFirst) * 160 - origins.spoken
-            let mixed = Self.listenerMix(speaker, passage: try Self.samples(of: file), offset: offset)
+            let mixed = Self.listenerMix(speaker, passage: passage, offset: offset)
             heardTranslation = TranslationHeard(said: said.joined(separator: " "),
                                                 alone: try spanishReading(speaker, name: "alone-\(label)"),
                                                 underSpeech: try spanishReading(mixed, name: "under-\(label)"))
