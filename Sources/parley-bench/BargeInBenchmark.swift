@@ -69,7 +69,7 @@ struct BargeInBenchmark: AsyncParsableCommand {
 
     private func measureHere() throws -> Measured {
         let server = try ServerProbe.probe().serverName.contains("PipeWire") ? "pipewire-pulse" : "PulseAudio"
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = DialogueProcess.builtParley
         guard let reference = try RecognitionCorpus.load().references[Self.talker] else {
             throw BenchmarkFailure("no transcript of \(Self.talker)")
         }

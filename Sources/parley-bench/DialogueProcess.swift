@@ -9,12 +9,17 @@ final class DialogueProcess: Sendable {
     private let child: ChildProcess
     private let cleaned = Mutex((stdout: 0, stderr: 0, text: ""))
 
+    /// The `parley` built beside this benchmark.
+    static var builtParley: String {
+        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+    }
+
     /// Starts `parley` with `arguments`: the one built beside this benchmark, or the one at `parley`.
     init(_ arguments: [String], terminal: ChildProcess.Terminal, parley: String? = nil) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["TERM"] = "xterm"
-        let parley = parley ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = parley ?? Self.builtParley
         child = try ChildProcess([parley] + arguments, environment: environment, terminal: terminal)
     }
 

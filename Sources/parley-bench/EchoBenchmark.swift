@@ -65,7 +65,7 @@ struct EchoBenchmark: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let speech = directory.appendingPathComponent("translation.wav").path
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = DialogueProcess.builtParley
         let said = try ProcessRunner.run([parley, "say", "--locale", "es-ES", "--out", speech, Self.sentence])
         guard said.status == 0 else { throw BenchmarkFailure("parley say failed: \(said.stderr)") }
         let quieter = directory.appendingPathComponent("translation-12dB.wav").path

@@ -65,7 +65,7 @@ struct QuietBenchmark: AsyncParsableCommand {
 
     /// `parley listen --file` over `path` (release build beside this one), memory read every 10 ms.
     private func listen(_ path: String, name: String) throws -> Run {
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = DialogueProcess.builtParley
         let child = try ChildProcess([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
                                      environment: ProcessInfo.processInfo.environment.merging(["PARLEY_LOG": "debug"]) { $1 })
         var run = Run(name: name)

@@ -247,20 +247,18 @@ struct SimultaneousBenchmark: AsyncParsableCommand {
     private static func words(_ text: String) -> Int { text.split(separator: " ").count }
 
     /// `4.3 % (2 / 46)` of (hypothesis, reference) pairs, errors and words summed.
-    private static func wer(_ pairs: [(String, String)]) -> String {
-        let errors = pairs.map { RecognitionCorpus.wordErrors($0.0, $0.1) }.reduce(0, +)
-        let total = pairs.map { words($0.1) }.reduce(0, +)
-        guard total > 0 else { return "–" }
-        return String(format: "%.1f %% (%d / %d)", 100 * Double(errors) / Double(total), errors, total)
-    }
+    private static func wer(_ pairs: [(String, String)]) -> String { rate(pairs, RecognitionCorpus.wordErrors) }
 
     /// `41.0 % (80 / 195)` of (hypothesis, reference) pairs: the reference's words the hypothesis
     /// does not have in order (`RecognitionCorpus.wordsMissing`), summed; words it adds are not counted.
-    private static func missed(_ pairs: [(String, String)]) -> String {
-        let missing = pairs.map { RecognitionCorpus.wordsMissing($0.0, $0.1) }.reduce(0, +)
+    private static func missed(_ pairs: [(String, String)]) -> String { rate(pairs, RecognitionCorpus.wordsMissing) }
+
+    /// `counted` over the pairs' reference words, as `4.3 % (2 / 46)`.
+    private static func rate(_ pairs: [(String, String)], _ counted: (String, String) -> Int) -> String {
+        let count = pairs.map { counted($0.0, $0.1) }.reduce(0, +)
         let total = pairs.map { words($0.1) }.reduce(0, +)
         guard total > 0 else { return "–" }
-        return String(format: "%.1f %% (%d / %d)", 100 * Double(missing) / Double(total), missing, total)
+        return String(format: "%.1f %% (%d / %d)", 100 * Double(count) / Double(total), count, total)
     }
 
     private static func median(_ values: [Double]) -> String { percentile(values, 0.5) }

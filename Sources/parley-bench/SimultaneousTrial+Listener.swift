@@ -36,7 +36,7 @@ extension SimultaneousTrial {
         let path = directory.appendingPathComponent("\(name).raw").path
         try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = DialogueProcess.builtParley
         let heard = try ProcessRunner.run([parley, "listen", "--locale", "es-ES", "--file", path], timeout: 300)
         guard heard.status == 0 else { throw BenchmarkFailure("parley listen could not read \(name): \(heard.stderr)") }
         return heard.stdout.split(separator: "\n").joined(separator: " ")

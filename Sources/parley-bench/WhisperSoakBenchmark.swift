@@ -92,7 +92,7 @@ struct WhisperSoakBenchmark: AsyncParsableCommand {
 
     /// `parley listen --file` over the file, with `environment` added (the worker inherits it).
     private func soak(_ file: String, environment: [String: String]) throws -> SoakRun {
-        let parley = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("parley").path
+        let parley = DialogueProcess.builtParley
         let child = try ChildProcess([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", file],
                                      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
                                         .merging(["PARLEY_LOG": "debug"]) { $1 })
