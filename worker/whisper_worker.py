@@ -2,13 +2,13 @@
 """Parley's Whisper worker: one long-lived process that keeps a CTranslate2
 Whisper model loaded and decodes utterances sent by `parley` on its pipes.
 
-The protocol, version 4 (PROTOCOL in parley_worker/protocol.py; integers little-endian u32):
+The protocol, version 5 (PROTOCOL in parley_worker/protocol.py; integers little-endian u32):
   request  = header_length, header (UTF-8 JSON), payload_length, payload
   response = length, body (UTF-8 JSON)
 Every message is a type in parley_worker/protocol.py (Parley's: WhisperFrames.swift,
 WhisperAnswers.swift), written as canonical JSON (sorted keys, no spaces); the golden frames in
 tests/golden pin every kind byte for byte. The first response, sent unasked, says whether the
-model loaded (Ready or NotReady, both with "protocol": 4; Parley refuses a worker of another
+model loaded (Ready or NotReady, both with "protocol": 5; Parley refuses a worker of another
 version). Every later response answers one request and carries its "id", so the caller can
 tell an answer that is out of step. A request that cannot be served — malformed (protocol.decode_request names what
 is wrong), or one the model refuses — gets the one error answer, {"id", "ok": false, "error"}.
@@ -28,9 +28,13 @@ Requests ("op"):
               the short window calls the reading silent or said twice over
               (second_opinion.py, the rule's one owner), the features are padded
               to the full window and decoded again in this same request; the
-              full window's reading is kept when it is heard. The answer
-              (Transcription) says which window its reading is from and whether
-              the full one was decoded ("second_opinion").
+              full window's reading is kept when it is heard. shares_of
+              (optional, two languages: ["en", "es"]): the answer's
+              language_shares gives the model's probability of each, the two
+              summing to 1, in the window the reading is from (one decoder step
+              over the same encoder output). The answer (Transcription) says
+              which window its reading is from and whether the full one was
+              decoded ("second_opinion").
   pair        payload and header as for transcribe, with languages (["en",
               "es"]) for language: one utterance decoded in two forced
               languages from ONE encoder pass. The encoder output is

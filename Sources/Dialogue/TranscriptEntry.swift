@@ -153,10 +153,13 @@ public struct ClauseRecord: Sendable, Hashable {
     public var speed: Double
     /// Whether it is the tail decoded at the endpoint.
     public var isTail: Bool
+    /// How much the audio it was committed from sounded like the listener's language (0…1, the
+    /// recognizer's `RecognizedClause.otherLanguageShare`); nil where it was not asked.
+    public var otherLanguageShare: Double?
 
     public init(text: String, translation: String, sourceStart: Double, sourceEnd: Double, committed: Double,
                 translated: Double? = nil, speakStart: Double? = nil, speakEnd: Double? = nil,
-                speed: Double = 1, isTail: Bool = false) {
+                speed: Double = 1, isTail: Bool = false, otherLanguageShare: Double? = nil) {
         self.text = text
         self.translation = translation
         self.sourceStart = sourceStart
@@ -167,10 +170,12 @@ public struct ClauseRecord: Sendable, Hashable {
         self.speakEnd = speakEnd
         self.speed = speed
         self.isTail = isTail
+        self.otherLanguageShare = otherLanguageShare
     }
 
     /// `{"text":…,"translation":…,"source_start":…,"source_end":…,"committed":…,"translated":…,
-    /// "speak_start":…,"speak_end":…,"speed":…,"tail":…}`.
+    /// "speak_start":…,"speak_end":…,"speed":…,"tail":…}`, and `"other_language":…` where
+    /// the share was asked.
     var jsonObject: String {
         var json = JSONLine()
         json.field("text", string: text)
@@ -183,6 +188,7 @@ public struct ClauseRecord: Sendable, Hashable {
         json.field("speak_end", number: speakEnd)
         json.field("speed", number: speed)
         json.field("tail", object: isTail ? "true" : "false")
+        if let otherLanguageShare { json.field("other_language", number: otherLanguageShare) }
         return json.finished
     }
 }

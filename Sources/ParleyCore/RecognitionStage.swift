@@ -30,6 +30,10 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// audio after the last endpoint from one to the next, and never another channel's.
     /// Nil is the one microphone of a dialogue.
     public var channel: String?
+    /// With a `commitPolicy`: the language of the other person on the same microphone. Each
+    /// clause then tells how much the audio it was committed from sounded like that language
+    /// (`RecognizedClause.otherLanguageShare`); a recognizer that cannot tell leaves it nil.
+    public var otherLocale: LocaleTag?
 
     /// Creates options; the defaults suit a dialogue turn.
     public init(hint: RecognitionHint = .dictation, endpointMilliseconds: Int = 500,
@@ -83,12 +87,17 @@ public struct RecognizedClause: Sendable, Hashable, Codable {
     public var committedAt: Double
     /// Whether this is the tail decoded at the endpoint, not committed while the person spoke.
     public var isTail: Bool
+    /// How much the audio the clause was committed from sounded like the other person's language
+    /// (`RecognitionOptions.otherLocale`), 0…1: the model's share of that language against the
+    /// request's own, in the decode whose words the clause holds. Nil when not asked or not known.
+    public var otherLanguageShare: Double?
 
     /// Creates a clause.
-    public init(words: [RecognizedWord], committedAt: Double, isTail: Bool = false) {
+    public init(words: [RecognizedWord], committedAt: Double, isTail: Bool = false, otherLanguageShare: Double? = nil) {
         self.words = words
         self.committedAt = committedAt
         self.isTail = isTail
+        self.otherLanguageShare = otherLanguageShare
     }
 
     /// The words as one line: a word Whisper wrote as the rest of the one before it
@@ -151,6 +160,9 @@ public struct RecognitionResult: Sendable, Hashable, Codable {
     /// Every clause of an utterance recognized with a `CommitPolicy`, the tail last: `text`
     /// is their words, in order, each once. Nil for a request that did not commit early.
     public var clauses: [RecognizedClause]?
+    /// For a request with `RecognitionOptions.otherLocale`: how much the decoded audio sounded
+    /// like that language, 0…1, as for `RecognizedClause.otherLanguageShare`.
+    public var otherLanguageShare: Double?
 
     /// Creates a result.
     public init(text: String, confidence: Double = 0, alternatives: [String] = [],

@@ -46,6 +46,9 @@ struct CommitDecodes: Sendable {
     private var decodedLength = 0
     /// Clauses committed since the request last took them, on the request's axis.
     private var readyClauses: [RecognizedClause] = []
+    /// Each committed clause's `otherLanguageShare`, in order: the share the decode that closed
+    /// it told.
+    private var clauseShares: [Double?] = []
     /// What the endpoint made of the final decode's words, for the debug log: the tail with its
     /// times, where the committed words ended, the speech heard after them, the words dropped.
     private(set) var tailReport: [String: Logger.MetadataValue] = [:]
@@ -108,7 +111,9 @@ struct CommitDecodes: Sendable {
         } : []
         let closed = committer.hypothesis(words, heardUntil: Double(window.heard) / 16_000, silent: window.silent,
                                           speech: speech)
-        readyClauses += closed.map { $0.shifted(by: origin) }
+        let share = answer.languageShares.flatMap { $0.count == 2 ? $0[1] : nil }
+        clauseShares += closed.map { _ in share }
+        readyClauses += closed.map { $0.shifted(by: origin, otherLanguageShare: share) }
         return committer.display
     }
 
@@ -130,11 +135,14 @@ struct CommitDecodes: Sendable {
         async throws -> RecognitionResult {
         var range = range
         var tail = Self.tail(of: result, in: range)
+        var share = result?.otherLanguageShare
         for _ in 0..<Self.gapRedecodes {
             guard committer.commitBeforeGap(in: tail, speech: speech) else { break }
             range = windowStart(in: utterance.count)..<range.upperBound
             do {
-                tail = Self.tail(of: try await decode(Array(utterance[range]), prompt), in: range)
+                let again = try await decode(Array(utterance[range]), prompt)
+                tail = Self.tail(of: again, in: range)
+                share = again.otherLanguageShare
             } catch RecognitionError.emptyRecognition {
                 tail = []
             }
@@ -150,7 +158,9 @@ struct CommitDecodes: Sendable {
         tailReport["unheard"] = "\(committer.unheardCount)"
         tailReport["copied"] = "\(committer.copiedCount)"
         tailReport["doubted"] = "\(committer.doubtedCount)"
-        let clauses = committer.clauses.map { $0.shifted(by: origin) }
+        // Clauses closed at the endpoint (`commitBeforeGap`'s and the tail) were heard by the final decodes.
+        clauseShares += Array(repeating: share, count: max(0, committer.clauses.count - clauseShares.count))
+        let clauses = zip(committer.clauses, clauseShares).map { $0.shifted(by: origin, otherLanguageShare: $1) }
         guard !clauses.isEmpty else { throw RecognitionError.emptyRecognition }
         return RecognitionResult(text: clauses.map(\.text).joined(separator: " "), confidence: result?.confidence ?? 1,
                                  words: clauses.flatMap(\.words), isFinal: true, clauses: clauses)
@@ -176,8 +186,9 @@ extension RecognizedWord {
 }
 
 extension RecognizedClause {
-    /// The clause with its times moved by `seconds`.
-    func shifted(by seconds: Double) -> RecognizedClause {
-        RecognizedClause(words: words.map { $0.shifted(by: seconds) }, committedAt: committedAt + seconds, isTail: isTail)
+    /// The clause with its times moved by `seconds`, and the share of the other language heard.
+    func shifted(by seconds: Double, otherLanguageShare: Double?) -> RecognizedClause {
+        RecognizedClause(words: words.map { $0.shifted(by: seconds) }, committedAt: committedAt + seconds, isTail: isTail,
+                         otherLanguageShare: otherLanguageShare)
     }
 }

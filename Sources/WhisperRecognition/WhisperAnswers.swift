@@ -79,6 +79,9 @@ struct WhisperTranscription: Codable, Sendable, Equatable {
     /// The worker's own time per stage (encode, decode, align…), in seconds.
     var seconds: [String: Double]
     var audioSeconds: Double
+    /// For a request with `sharesOf`: the model's probability of each of its two languages,
+    /// summing to 1, in the window this reading is from.
+    var languageShares: [Double]?
     /// The id of the request that decoded it, which an `alternative` request names (not on the
     /// wire: the reply's id).
     var request: Int?
@@ -86,17 +89,17 @@ struct WhisperTranscription: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case text, silent, confidence, alternatives, words, window, seconds, decodes
         case averageLogProbability = "avg_logprob", noSpeechProbability = "no_speech_prob"
-        case secondOpinion = "second_opinion", audioSeconds = "audio_seconds"
+        case secondOpinion = "second_opinion", audioSeconds = "audio_seconds", languageShares = "language_shares"
     }
 
     init(text: String = "", silent: Bool = false, averageLogProbability: Double = 0, confidence: Double = 0,
          noSpeechProbability: Double = 0, alternatives: [String] = [], words: [Word] = [],
          window: WhisperWindow = .short, secondOpinion: Bool = false, decodes: [WhisperDecode] = [],
-         seconds: [String: Double] = [:], audioSeconds: Double = 0, request: Int? = nil) {
+         seconds: [String: Double] = [:], audioSeconds: Double = 0, languageShares: [Double]? = nil, request: Int? = nil) {
         (self.text, self.silent, self.averageLogProbability, self.confidence) = (text, silent, averageLogProbability, confidence)
         (self.noSpeechProbability, self.alternatives, self.words) = (noSpeechProbability, alternatives, words)
         (self.window, self.secondOpinion, self.decodes) = (window, secondOpinion, decodes)
-        (self.seconds, self.audioSeconds) = (seconds, audioSeconds)
+        (self.seconds, self.audioSeconds, self.languageShares) = (seconds, audioSeconds, languageShares)
         self.request = request
     }
 
@@ -148,8 +151,8 @@ struct WhisperPong: Codable, Sendable, Equatable {}
 /// The worker's first message: whether the model loaded, and the protocol it speaks.
 struct WhisperReady: Codable, Sendable, Equatable {
     var ready: Bool
-    /// The protocol version (`WhisperFrames.protocolVersion`); nil from workers before 4's
-    /// refusals.
+    /// The protocol version (`WhisperFrames.protocolVersion`); nil from workers older than
+    /// protocol 4.
     var `protocol`: Int?
     var error: String?
     var languages: [String]?

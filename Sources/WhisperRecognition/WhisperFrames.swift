@@ -13,7 +13,7 @@ import Foundation
 /// message has one encoding: the golden frames in `worker/tests/golden` pin it.
 enum WhisperFrames {
     /// The protocol version this Parley speaks; the worker's ready message must name the same.
-    static let protocolVersion = 4
+    static let protocolVersion = 5
 
     /// The longest response accepted; a longer length means the stream is out of step.
     static let maximumResponseBytes = 16 << 20
@@ -91,11 +91,14 @@ enum WhisperCall: Sendable, Equatable {
         /// Whether the worker may decode the utterance again in the full window, in this same
         /// request, when its own rules call for it (silent, or said twice: `second_opinion.py`).
         var secondOpinion: Bool
+        /// Two languages whose shares of the window's speech the answer tells
+        /// (`WhisperTranscription.languageShares`), from the same encoder pass.
+        var sharesOf: [String]?
         var features = WhisperFeatureShape()
 
         enum CodingKeys: String, CodingKey {
             case language, prompt, beam, alternatives, words, window
-            case secondOpinion = "second_opinion"
+            case secondOpinion = "second_opinion", sharesOf = "shares_of"
         }
     }
 

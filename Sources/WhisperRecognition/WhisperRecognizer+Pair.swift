@@ -107,8 +107,10 @@ extension WhisperRequest {
         let words = answer.words.map {
             RecognizedWord(text: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence)
         }
-        return RecognitionResult(text: answer.text, confidence: answer.confidence,
-                                 alternatives: answer.alternatives, words: words, isFinal: true)
+        var result = RecognitionResult(text: answer.text, confidence: answer.confidence,
+                                       alternatives: answer.alternatives, words: words, isFinal: true)
+        if let shares = answer.languageShares, shares.count == 2 { result.otherLanguageShare = shares[1] }
+        return result
     }
 
     /// A pair answer as a result: the first language's text, both hypotheses; throws

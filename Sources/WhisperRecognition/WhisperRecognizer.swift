@@ -212,11 +212,13 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         let alternatives = final ? min(options.alternativeCount, tuning.maximumAlternatives) : 0
         let prompt = prompt(for: options, context: context)
         let secondOpinion = final && tuning.secondOpinion && audio.count < Self.fullWindowSamples
+        let sharesOf = sharesOf(language, options: options)
         let answer = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
                                                  words: final && tuning.wordTimes,
                                                  padding: final ? tuning.finalPadding : .silence(seconds: tuning.partialPad),
-                                                 secondOpinion: secondOpinion && !committing, channel: options.channel ?? "")
+                                                 secondOpinion: secondOpinion && !committing, channel: options.channel ?? "",
+                                                 sharesOf: sharesOf)
         if answer.secondOpinion { countSecondOpinion() }
         guard secondOpinion, !answer.secondOpinion, answer.heard,
               let lexicon = await lexiconTask(language).value else { return answer }
@@ -230,7 +232,8 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
         countSecondOpinion()
         let second = try await worker.transcribe(audio, language: language, prompt: prompt,
                                                  beam: 1 + alternatives, alternatives: alternatives,
-                                                 words: tuning.wordTimes, padding: .fullWindow, channel: options.channel ?? "")
+                                                 words: tuning.wordTimes, padding: .fullWindow, channel: options.channel ?? "",
+                                                 sharesOf: sharesOf)
         guard second.heard, unknownWords(in: second.text, lexicon: lexicon).count < unknown.count else { return answer }
         return second
     }
@@ -252,6 +255,14 @@ public final class WhisperRecognizer: SpeechRecognizer, StreamingRecognizer, Sen
               chosen.heard, chosen.text == text else { return nil }
         alternativesChosen.withLock { $0 += 1 }
         return chosen
+    }
+
+    /// The languages whose shares a decode in `language` tells: its own and the other person's
+    /// (`RecognitionOptions.otherLocale`), when the model knows that one and it is another.
+    func sharesOf(_ language: String, options: RecognitionOptions) -> [String]? {
+        guard let other = options.otherLocale, knows(other) else { return nil }
+        let code = ModelLanguageCode.whisper(other.language)
+        return code == language ? nil : [language, code]
     }
 
     /// Utterances at least this long are never decoded again: the full window holds 30 s.

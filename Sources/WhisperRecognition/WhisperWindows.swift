@@ -63,6 +63,7 @@ extension WhisperTranscription {
         joined.secondOpinion = answers.contains(where: \.secondOpinion)
         joined.decodes = answers.flatMap(\.decodes)
         joined.audioSeconds = answers.map(\.audioSeconds).reduce(0, +)
+        joined.languageShares = answers.last?.languageShares
         return joined
     }
 }

@@ -90,11 +90,14 @@ public actor WhisperWorker {
     /// Decodes one utterance, padded as `padding` says; on a worker failure restarts it and
     /// tries once more. `secondOpinion`: the worker decodes the full window too, in the same
     /// request, when its rules call for it (`WhisperCall.Transcribe.secondOpinion`).
-    /// `channel` is whose turn it takes (`DecodeTurns`).
+    /// `channel` is whose turn it takes (`DecodeTurns`). `sharesOf`: two languages whose shares
+    /// of the window's speech the answer tells (`WhisperTranscription.languageShares`).
     func transcribe(_ audio: [Int16], language: String, prompt: String?, beam: Int, alternatives: Int, words: Bool,
-                    padding: WhisperPadding, secondOpinion: Bool = false, channel: String = "") async throws -> WhisperTranscription {
+                    padding: WhisperPadding, secondOpinion: Bool = false, channel: String = "",
+                    sharesOf: [String]? = nil) async throws -> WhisperTranscription {
         let call = WhisperCall.transcribe(.init(language: language, prompt: prompt, beam: beam, alternatives: alternatives,
-                                                words: words, window: padding.window, secondOpinion: secondOpinion))
+                                                words: words, window: padding.window, secondOpinion: secondOpinion,
+                                                sharesOf: sharesOf))
         let (id, answer): (Int, WhisperTranscription) = try await exchange(call, audio: audio, padding: padding, channel: channel)
         for decode in answer.decodes {
             let kept = decode.window == answer.window
@@ -102,6 +105,7 @@ public actor WhisperWorker {
                 "seconds": "\(String(format: "%.2f", Double(audio.count) / 16_000))", "window": "\(decode.window)",
                 "silent": "\(decode.silent)", "text": "\(kept ? answer.text : "")", "kept": "\(kept)",
                 "no_speech": "\(kept ? answer.noSpeechProbability : -1)", "confidence": "\(kept ? answer.confidence : -1)",
+                "shares": "\(kept ? answer.languageShares ?? [] : [])",
                 "worker_ms": "\(Self.stages(answer.seconds))"])
         }
         var reading = answer

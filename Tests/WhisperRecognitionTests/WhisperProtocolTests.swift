@@ -19,7 +19,7 @@ struct WhisperProtocolTests {
     static let requests: [(String, WhisperCall.Frame, [Float])] = [
         ("transcribe-request", .init(id: 7, call: .transcribe(.init(
             language: "es", prompt: "¿Señor Dashwood?", beam: 2, alternatives: 1, words: true, window: .short,
-            secondOpinion: true, features: .init(mels: 2, frames: 2, audioSeconds: 0.02)))), payload),
+            secondOpinion: true, sharesOf: ["es", "en"], features: .init(mels: 2, frames: 2, audioSeconds: 0.02)))), payload),
         ("pair-request", .init(id: 8, call: .pair(.init(
             languages: ["en", "es"], prompt: nil, window: .full, secondOpinion: false,
             features: .init(mels: 2, frames: 2, audioSeconds: 1.5)))), payload),
@@ -33,7 +33,7 @@ struct WhisperProtocolTests {
         words: [.init(text: "He", start: 0, end: 0.32, confidence: 0.9912),
                 .init(text: "ill-disposed", start: 1.04, end: 1.5, confidence: 0.5)],
         window: .full, secondOpinion: true, decodes: [.init(window: .short, silent: true), .init(window: .full, silent: false)],
-        seconds: ["decode": 0.125, "encode": 0.5], audioSeconds: 2.75)
+        seconds: ["decode": 0.125, "encode": 0.5], audioSeconds: 2.75, languageShares: [0.03125, 0.96875])
     static let pair = WhisperPairAnswer(
         hypotheses: [.init(language: "en", text: "Hello.", silent: false, skipped: false, averageLogProbability: -0.5,
                            confidence: 0.6065, languageProbability: 0.75, noSpeechProbability: 0.125),
@@ -41,7 +41,7 @@ struct WhisperProtocolTests {
                            confidence: 0, languageProbability: 0.25, noSpeechProbability: 0.125)],
         window: .short, secondOpinion: false, decodes: [.init(window: .short, silent: false)],
         seconds: ["detect": 0.03125], audioSeconds: 1.5)
-    static let ready = WhisperReady(ready: true, protocol: 4, languages: ["en", "es"], mels: 80, multilingual: true,
+    static let ready = WhisperReady(ready: true, protocol: 5, languages: ["en", "es"], mels: 80, multilingual: true,
                                     verified: true, loadSeconds: 1.25, pid: 4242)
 
     @Test("every request kind encodes to exactly its golden frame and decodes back to an equal value")
@@ -64,8 +64,8 @@ struct WhisperProtocolTests {
         try Self.check("refusal-answer",
                        WhisperReply<WhisperTranscription>(id: 11, .refused("the transcribe request lacks 'language'")))
         try Self.check("ready", Self.ready)
-        try Self.check("not-ready", WhisperReady(ready: false, protocol: 4, error: "no model file at /nowhere/model.bin"))
-        #expect(WhisperFrames.protocolVersion == 4)
+        try Self.check("not-ready", WhisperReady(ready: false, protocol: 5, error: "no model file at /nowhere/model.bin"))
+        #expect(WhisperFrames.protocolVersion == 5)
     }
 
     static func check<Message: Codable & Equatable>(_ name: String, _ message: Message) throws {
@@ -93,7 +93,7 @@ struct WhisperProtocolTests {
             try await worker.start()
         } throws: { error in
             let script = WhisperFakeWorkerTests.fake
-            return (error as? RecognitionError)?.description == "the Whisper worker of this parley (protocol 4; \(script) "
+            return (error as? RecognitionError)?.description == "the Whisper worker of this parley (protocol 5; \(script) "
                 + "speaks protocol 99) is not installed; reinstall parley and its worker together with `make install`, "
                 + "then `make models`"
         }

@@ -68,12 +68,7 @@ class Decoder:
         """One utterance in two forced languages from one encoder pass (a batch of two prompts);
         decoded again in the full window when `pair_wanted` says so and the request allows it.
         The full window's readings are kept when one of them is heard."""
-        languages = list(request.languages)
-        if len(languages) != 2 or languages[0] == languages[1]:
-            raise RequestError("a pair request needs two different languages")
-        for language in languages:
-            if language not in self.languages:
-                raise RequestError(f"the model does not know the language '{language}'")
+        languages = self.known_pair(request.languages, "a pair request")
         full = request.window == "full"
         answer = self.pair_window(request, payload, languages, full)
         if not (request.second_opinion and applies(request.window, request.audio_seconds)
@@ -94,11 +89,7 @@ class Decoder:
         seconds, encoded = self.encode(request, payload, full)
         timings["encode"] = time.perf_counter() - started
         started = time.perf_counter()
-        # The language tokens' probabilities after <|startoftranscript|>: one decoder step.
-        detected = dict(self.model.detect_language(encoded)[0])
-        shares = [detected.get(f"<|{language}|>", 0.0) for language in languages]
-        total = sum(shares) or 1.0
-        shares = [share / total for share in shares]
+        shares = self.language_shares(encoded, languages)
         timings["detect"] = time.perf_counter() - started
         started = time.perf_counter()
         decoded = [index for index in range(2) if shares[1 - index] < PAIR_SKIP_SHARE]
@@ -128,6 +119,25 @@ class Decoder:
         window = "full" if full else "short"
         return PairAnswer(request.id, hypotheses, window, False, [Decode(window, all(h.silent for h in hypotheses))],
                           timings, seconds)
+
+    def language_shares(self, encoded, languages):
+        """The model's probability of each of `languages` in the encoded audio, the two summing
+        to 1: the language tokens' probabilities after <|startoftranscript|>, one decoder step."""
+        detected = dict(self.model.detect_language(encoded)[0])
+        shares = [detected.get(f"<|{language}|>", 0.0) for language in languages]
+        total = sum(shares) or 1.0
+        return [share / total for share in shares]
+
+    def known_pair(self, languages, what):
+        """`languages` checked as two different languages the model knows; otherwise a
+        RequestError that names `what` asked for them."""
+        languages = list(languages)
+        if len(languages) != 2 or languages[0] == languages[1]:
+            raise RequestError(f"{what} needs two different languages")
+        for language in languages:
+            if language not in self.languages:
+                raise RequestError(f"the model does not know the language '{language}'")
+        return languages
 
     def pair_generate(self, encoded, tokenizers, limit, prompt_text):
         """One greedy hypothesis per tokenizer's forced language over the same encoder output,
@@ -173,6 +183,8 @@ class Decoder:
         kept when it is heard."""
         if request.language not in self.languages:
             raise RequestError(f"the model does not know the language '{request.language}'")
+        if request.shares_of is not None:
+            self.known_pair(request.shares_of, "a transcribe request's 'shares_of'")
         self.held = None
         decoded = self.decode(request, payload, request.window == "full")
         decodes = [Decode(request.window, decoded.silent(0))]
@@ -198,6 +210,11 @@ class Decoder:
         started = time.perf_counter()
         seconds, encoded = self.encode(request, payload, full)
         timings["encode"] = time.perf_counter() - started
+        shares = None
+        if request.shares_of is not None:
+            started = time.perf_counter()
+            shares = self.language_shares(encoded, request.shares_of)
+            timings["detect"] = time.perf_counter() - started
 
         prompt = tokenizer.prompt(request.prompt)
         limit = token_limit(seconds, len(prompt))
@@ -221,7 +238,7 @@ class Decoder:
             # CTranslate2's score is the log probability divided by the length.
             logprobs.append(float(score))
         return Decoded(request.id, tokenizer, encoded, seconds, full, sequences, texts, logprobs,
-                       float(result.no_speech_prob), timings)
+                       float(result.no_speech_prob), timings, shares)
 
     def alternative(self, request):
         """The last transcribe request's answer again, with one of its alternatives as the
@@ -265,19 +282,22 @@ class Decoder:
         return Transcription(decoded.request, "" if silent else reading, silent, avg_logprob, math.exp(avg_logprob),
                              decoded.no_speech, [] if silent else alternatives, words,
                              "full" if decoded.full else "short", False,
-                             [Decode("full" if decoded.full else "short", silent)], timings, decoded.seconds)
+                             [Decode("full" if decoded.full else "short", silent)], timings, decoded.seconds,
+                             None if decoded.shares is None else [round(share, 6) for share in decoded.shares])
 
 
 class Decoded:
-    """One transcribe request's hypotheses, and the encoder output they were decoded from."""
+    """One transcribe request's hypotheses, the encoder output they were decoded from, and the
+    shares of the languages the request asked about (None when it asked about none)."""
 
     __slots__ = ("request", "tokenizer", "encoded", "seconds", "full", "sequences", "texts", "logprobs",
-                 "no_speech", "timings")
+                 "no_speech", "timings", "shares")
 
-    def __init__(self, request, tokenizer, encoded, seconds, full, sequences, texts, logprobs, no_speech, timings):
+    def __init__(self, request, tokenizer, encoded, seconds, full, sequences, texts, logprobs, no_speech, timings,
+                 shares=None):
         self.request, self.tokenizer, self.encoded, self.seconds, self.full = request, tokenizer, encoded, seconds, full
         self.sequences, self.texts, self.logprobs, self.no_speech = sequences, texts, logprobs, no_speech
-        self.timings = timings
+        self.timings, self.shares = timings, shares
 
     def silent(self, index):
         """Whether hypothesis `index` is silence (Whisper's no-speech rule: silence.py)."""

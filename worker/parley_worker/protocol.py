@@ -18,7 +18,7 @@ from .framing import RequestError
 
 # The version of the messages below, their fields and their encoding; raised with any change to
 # them, on both sides (WhisperFrames.protocolVersion), with the golden frames made again.
-PROTOCOL = 4
+PROTOCOL = 5
 WINDOWS = ("short", "full")
 
 
@@ -26,7 +26,9 @@ WINDOWS = ("short", "full")
 class TranscribeRequest:
     """One utterance's features, decoded in one language. `second_opinion`: when the short
     window calls the reading silent or said twice over, decode it again in the full window
-    (see `second_opinion.transcription_wanted`)."""
+    (see `second_opinion.transcription_wanted`). `shares_of`: two languages whose shares of
+    the window's speech the answer tells (`language_shares`), from the encoder pass the reading
+    was decoded from."""
     id: int
     language: str
     beam: int
@@ -38,6 +40,7 @@ class TranscribeRequest:
     frames: int
     audio_seconds: float
     prompt: Optional[str] = None
+    shares_of: Optional[List[str]] = None
     op = "transcribe"
 
 
@@ -93,7 +96,9 @@ class Decode:
 @dataclass
 class Transcription:
     """The answer to transcribe and alternative requests. `second_opinion`: the full window
-    was decoded too (`window` says which reading this is)."""
+    was decoded too (`window` says which reading this is). `language_shares`: for a request
+    with `shares_of`, the model's probability of each of its languages, the two summing to 1,
+    in the window the reading is from."""
     id: int
     text: str
     silent: bool
@@ -107,6 +112,7 @@ class Transcription:
     decodes: List[Decode]
     seconds: dict
     audio_seconds: float
+    language_shares: Optional[List[float]] = None
     ok: bool = True
 
 
@@ -208,7 +214,8 @@ def answer_frame(answer):
 def _field(kind, name, value, annotation):
     """`value` checked against a request field's type; RequestError naming the field otherwise."""
     wanted = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
-              List[str]: "a list of strings", Optional[str]: "a string"}[annotation]
+              List[str]: "a list of strings", Optional[str]: "a string",
+              Optional[List[str]]: "a list of strings"}[annotation]
     if annotation is bool:
         valid = isinstance(value, bool)
     elif annotation is int:

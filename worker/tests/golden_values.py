@@ -16,7 +16,7 @@ PAYLOAD = struct.pack("<4f", 0.5, -1.25, 2.0, 0.0)
 REQUESTS = {
     "transcribe-request": (TranscribeRequest(id=7, language="es", beam=2, alternatives=1, words=True, window="short",
                                              second_opinion=True, mels=2, frames=2, audio_seconds=0.02,
-                                             prompt="¿Señor Dashwood?"), PAYLOAD),
+                                             prompt="¿Señor Dashwood?", shares_of=["es", "en"]), PAYLOAD),
     "pair-request": (PairRequest(id=8, languages=["en", "es"], window="full", second_opinion=False, mels=2, frames=2,
                                  audio_seconds=1.5), PAYLOAD),
     "alternative-request": (AlternativeRequest(id=9, of=7, text="ill-disposed", words=False), b""),
@@ -29,7 +29,7 @@ ANSWERS = {
         no_speech_prob=0.0125, alternatives=["He was not an ill-sposed man."],
         words=[Word("He", 0.0, 0.32, 0.9912), Word("ill-disposed", 1.04, 1.5, 0.5)], window="full",
         second_opinion=True, decodes=[Decode("short", True), Decode("full", False)],
-        seconds={"decode": 0.125, "encode": 0.5}, audio_seconds=2.75),
+        seconds={"decode": 0.125, "encode": 0.5}, audio_seconds=2.75, language_shares=[0.03125, 0.96875]),
     "pair-answer": PairAnswer(
         id=8, hypotheses=[PairReading("en", "Hello.", False, False, -0.5, 0.6065, 0.75, 0.125),
                           PairReading("es", "", True, True, -100.0, 0.0, 0.25, 0.125)],

@@ -74,6 +74,7 @@ def test_a_valid_request_decodes():
     ({**VALID, "words": 1}, "the transcribe request's 'words' must be true or false, not 1"),
     ({**VALID, "window": "long"}, "the transcribe request's 'window' must be \"short\" or \"full\", not \"long\""),
     ({**VALID, "windw": "full"}, "the transcribe request has unknown fields: windw"),
+    ({**VALID, "shares_of": "en"}, "the transcribe request's 'shares_of' must be a list of strings, not \"en\""),
 ])
 def test_each_fault_is_named(header, sentence):
     with pytest.raises(RequestError) as caught:
