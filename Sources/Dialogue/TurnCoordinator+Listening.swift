@@ -61,8 +61,11 @@ extension TurnCoordinator {
         // ended the turn would be heard by no one.
         let yield = simultaneous ? configuration.yieldMilliseconds : nil
         let endpoint = max(configuration.endpointMilliseconds, yield ?? 0)
-        let options = RecognitionOptions.conversation(endpointMilliseconds: endpoint,
+        var options = RecognitionOptions.conversation(endpointMilliseconds: endpoint,
                                                       interpreting: simultaneous ? configuration.commitPolicy : nil)
+        // On the microphone both sides share, each clause tells how much it sounded like the
+        // other side's language, for the transcript.
+        if simultaneous, !stages.hasSeparateDevices { options.otherLocale = configuration[side.other].locale }
         let request: any RecognitionRequest
         do {
             request = try await makeRequest(recognizer, for: side, options: options)

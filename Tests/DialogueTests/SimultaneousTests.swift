@@ -88,6 +88,30 @@ struct SimultaneousTests {
         #expect(volumes[1] == 1, "the tail, spoken once A has yielded: \(volumes)")
     }
 
+    @Test("on the microphone both sides share, the request is told the other side's language, and each clause's share of it is written with the clause; with a microphone each, it is not told")
+    func clausesRecordTheOtherLanguage() async throws {
+        let rig = try await simultaneousRig()
+        #expect(rig.recognizer.requests.first?.options.otherLocale == TestRig.spanish)
+        var first = Self.first, tail = Self.tail
+        (first.otherLanguageShare, tail.otherLanguageShare) = (0.0004, 0.6)
+        rig.recognizer.script([[.speechStarted(at: 0.4), .clause(first)]])
+        rig.audio.feed()
+        try await rig.waitUntil("the first clause is spoken") { spoken(rig).count == 1 }
+        rig.recognizer.script([[.speechEnded(at: 5.6), .final(RecognitionResult(
+            text: "\(first.text) \(tail.text)", confidence: 0.9, isFinal: true, clauses: [first, tail]))]])
+        rig.audio.feed()
+        let turns = try await rig.turns(1)
+        #expect(turns[0].clauses?.map(\.otherLanguageShare) == [0.0004, 0.6])
+        #expect(turns[0].jsonLine.contains("\"tail\":false,\"other_language\":0}") && turns[0].jsonLine.contains("\"tail\":true,\"other_language\":0.6}"),
+                "\(turns[0].jsonLine)")
+
+        let audioB = FakeAudio()
+        let separate = TestRig(configure: { $0.simultaneous = true }, stages: { $0.devices.append(PartyDevices(source: audioB, sink: audioB)) })
+        try await separate.start()
+        try await separate.waitUntil("A listens") { !separate.recognizer.requests.isEmpty }
+        #expect(separate.recognizer.requests.first?.options.otherLocale == nil, "each side's microphone tells whose voice it is")
+    }
+
     @Test("Ctrl-C stops the clause being spoken and drops the rest of the turn")
     func cancel() async throws {
         let rig = try await simultaneousRig()

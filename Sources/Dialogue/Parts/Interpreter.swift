@@ -96,7 +96,7 @@ final class Interpreter {
             let speed = InterpretationPace.speed(forLag: clock.now() - (requestStart + clause.end))
             let record = ClauseRecord(text: clause.text, translation: "", sourceStart: requestStart + clause.start,
                                       sourceEnd: requestStart + clause.end, committed: arrived, speed: speed,
-                                      isTail: clause.isTail)
+                                      isTail: clause.isTail, otherLanguageShare: clause.otherLanguageShare)
             await interpret(record, generation, delivery, clock: clock)
         }
         return isCurrent(generation) && current?.ended != nil
