@@ -111,7 +111,7 @@ struct CommitDecodes: Sendable {
         } : []
         let closed = committer.hypothesis(words, heardUntil: Double(window.heard) / 16_000, silent: window.silent,
                                           speech: speech)
-        let share = answer.languageShares.flatMap { $0.count == 2 ? $0[1] : nil }
+        let share = answer.otherLanguageShare
         clauseShares += closed.map { _ in share }
         readyClauses += closed.map { $0.shifted(by: origin, otherLanguageShare: share) }
         return committer.display

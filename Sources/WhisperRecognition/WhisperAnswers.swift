@@ -103,6 +103,10 @@ struct WhisperTranscription: Codable, Sendable, Equatable {
         self.request = request
     }
 
+    /// The second language's share (`languageShares`): for a decode in a side's language, the
+    /// other person's; nil when the shares were not asked.
+    var otherLanguageShare: Double? { languageShares.flatMap { $0.count == 2 ? $0[1] : nil } }
+
     /// Whether the reading holds speech: not called silent, and some text.
     var heard: Bool { !silent && !text.isEmpty }
 }

@@ -109,7 +109,7 @@ extension WhisperRequest {
         }
         var result = RecognitionResult(text: answer.text, confidence: answer.confidence,
                                        alternatives: answer.alternatives, words: words, isFinal: true)
-        if let shares = answer.languageShares, shares.count == 2 { result.otherLanguageShare = shares[1] }
+        result.otherLanguageShare = answer.otherLanguageShare
         return result
     }
 
