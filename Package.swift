@@ -29,7 +29,7 @@ var targets: [Target] = [
 
     // MARK: Core — plain types and stage protocols, no C
     .target(name: "ParleyCore", swiftSettings: strict),
-    .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], swiftSettings: strict),
+    .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCoreFakes"], swiftSettings: strict),
     // In-memory implementations of every ParleyCore stage protocol, for tests of the logic.
     .target(name: "ParleyCoreFakes", dependencies: ["ParleyCore"], path: "Tests/ParleyCoreFakes", swiftSettings: strict),
 
