@@ -23,8 +23,9 @@ public enum DialogueEvent: Sendable, Equatable {
     /// The side's final text, recognized or typed; `confidence` is nil for typed text.
     case transcript(side: DialogueSide, text: String, input: InputKind, confidence: Double?)
     /// Hands-free turns: the utterance was given to `side` (its language won) with `confidence`
-    /// (0.5…1); `flipped` when `:flip` gave it there.
-    case sideAssigned(side: DialogueSide, locale: LocaleTag, confidence: Double, flipped: Bool)
+    /// (0.5…1); `flipped` when `:flip` gave it there; `basis` what gave it (the language, or
+    /// for the same short words in both languages, the voice or the turn order).
+    case sideAssigned(side: DialogueSide, locale: LocaleTag, confidence: Double, flipped: Bool, basis: SideAssignment.Basis)
     /// Correction mode: the recognized text and its alternatives wait for confirmation.
     /// Submitting the text (edited or not) or an alternative's number (1 = the text) continues.
     case correctionOffered(side: DialogueSide, text: String, alternatives: [String])

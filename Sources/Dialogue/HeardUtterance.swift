@@ -19,10 +19,19 @@ struct HeardUtterance: Sendable {
     var confidence: Double
     /// Both readings were the same short words: the turn order gave the side, not the language.
     var byTurnOrder = false
+    /// Both readings were the same short words, and the voice's pitch gave the side.
+    var byVoice = false
+    /// The voice's pitch, in hertz; nil where too little of it was voiced.
+    var pitch: Double?
+    /// Its pitch taught its side's voice (`VoiceProfiles.learn`): a flip moves it.
+    var taughtVoice = false
     /// When it was spoken.
     var times: TurnTimes
     /// The transcript number of the turn it became, once written.
     var turnNumber: Int?
+
+    /// What gave it its side.
+    var basis: SideAssignment.Basis { byVoice ? .voice : byTurnOrder ? .turnOrder : .language }
 
     /// The turn for `side`'s reading; `flipOf` when it re-assigns a written turn.
     func draft(for side: DialogueSide, configuration: DialogueConfiguration, flipOf: Int? = nil) -> TurnDraft? {
@@ -32,7 +41,7 @@ struct HeardUtterance: Sendable {
         draft.translation = reading.translation
         draft.assignment = SideAssignment(confidence: confidence, flipOf: flipOf,
                                           otherText: readings[side.other]?.text ?? "")
-        if byTurnOrder, flipOf == nil { draft.assignment?.basis = .turnOrder }
+        if flipOf == nil { draft.assignment?.basis = basis }
         return draft
     }
 }

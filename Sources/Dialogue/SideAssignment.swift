@@ -13,6 +13,9 @@ public struct SideAssignment: Sendable, Hashable {
         case flip
         /// The microphone it was heard on is that side's own.
         case device
+        /// Both readings were the same short words, and the voice's pitch was that side's
+        /// (`VoiceProfiles`).
+        case voice
     }
 
     /// Heard over a translation that was playing: what it did to the floor.

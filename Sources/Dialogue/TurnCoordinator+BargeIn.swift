@@ -150,7 +150,7 @@ extension TurnCoordinator {
             return await passOver(turn.side, held: held, reason: reason)
         }
         guard state != .ended else { return }
-        emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false))
+        emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false, basis: heard.basis))
         switch state {
         case .held, .speaking:
             guard heard.side == turn.side else {

@@ -113,6 +113,10 @@ extension TurnCoordinator {
     func feed(_ chunk: PCMChunk, to turn: ListeningTurn) async {
         let token = epoch.current
         if isListening { emit(.level(turn.side, chunk.level)) }
+        // The voice's pitch, for the side of the same words in both languages: on the shared microphone.
+        if !stages.hasSeparateDevices, !turn.simultaneous, microphone.turn?.request === turn.request {
+            microphone.turn?.voice.keep(chunk)
+        }
         do {
             let events = try await turn.request.append(chunk)
             guard epoch.isCurrent(token) else { return }

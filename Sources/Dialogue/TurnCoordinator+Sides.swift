@@ -50,20 +50,33 @@ extension TurnCoordinator {
         guard let heard, let draft = heard.draft(for: heard.side, configuration: configuration) else {
             return await recognitionFailed(RecognitionError.emptyRecognition, side: turn.side)
         }
-        emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false))
+        emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false, basis: heard.basis))
         await take(draft, heard: heard)
     }
 
     /// Who said what `turn`'s request read in both languages (`turn.side`'s first); nil when
-    /// neither reading has words.
+    /// neither reading has words. Where both readings are the same short words, the voice's
+    /// pitch gives the side if the sides' voices tell (`VoiceProfiles`), else the turn order.
     func attribute(_ hypotheses: [LanguageHypothesis], heardBy turn: ListeningTurn) async -> HeardUtterance? {
         let times = TurnTimes(speechStart: turn.speechStart, speechEnd: turn.speechEnd ?? clock.now(), recognized: clock.now())
-        return await attribution.attribute(hypotheses, sides: [turn.side, turn.side.other],
-                                           configuration: configuration, times: times)
+        guard var heard = await attribution.attribute(hypotheses, sides: [turn.side, turn.side.other],
+                                                      configuration: configuration, times: times) else { return nil }
+        heard.pitch = turn.voice.pitch
+        if heard.byTurnOrder, let pitch = heard.pitch, let party = voices.party(forHertz: pitch) {
+            heard.side = party == DialogueSide.a.index ? .a : .b
+            (heard.byTurnOrder, heard.byVoice) = (false, true)
+        }
+        return heard
     }
 
-    /// An attributed utterance becomes its side's turn; it is the one `:flip` re-assigns.
+    /// An attributed utterance becomes its side's turn; it is the one `:flip` re-assigns. One
+    /// its language gave surely teaches its side's voice.
     func take(_ draft: TurnDraft, heard: HeardUtterance) async {
+        var heard = heard
+        if !heard.byTurnOrder, !heard.byVoice, heard.confidence >= VoiceProfiles.learningConfidence, let pitch = heard.pitch {
+            voices.learn(pitch, party: heard.side.index)
+            heard.taughtVoice = true
+        }
         lastHeard = heard
         await offerOrProcess(draft)
     }
@@ -83,11 +96,15 @@ extension TurnCoordinator {
             return emit(.notice("the last utterance has no reading in \(configuration[side].locale); nothing to flip"))
         }
         guard await leaveListening(for: .idle(side), correction: true) else { return }
+        if heard.taughtVoice, let pitch = heard.pitch {
+            voices.forget(pitch, party: heard.side.index)
+            voices.learn(pitch, party: side.index)
+        }
         heard.side = side
         heard.turnNumber = nil
         lastHeard = heard
         draft.times.recognized = clock.now()
-        emit(.sideAssigned(side: side, locale: draft.locale, confidence: heard.confidence, flipped: true))
+        emit(.sideAssigned(side: side, locale: draft.locale, confidence: heard.confidence, flipped: true, basis: .flip))
         emit(.transcript(side: side, text: draft.text, input: .speech, confidence: draft.confidence))
         await process(draft)
     }

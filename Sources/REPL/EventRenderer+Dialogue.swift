@@ -20,8 +20,8 @@ extension EventRenderer {
             return interactive ? [.status(statusLine(side))] : [.line("\(side) … \(text)")]
         case let .transcript(side, text, input, confidence):
             return clearingStatus() + [utteranceLine(named(side.description), text, input, confidence)]
-        case let .sideAssigned(side, locale, confidence, flipped):
-            return clearingStatus() + [line(Self.assignmentLine(side, locale, confidence, flipped), .yellow)]
+        case let .sideAssigned(side, locale, confidence, flipped, basis):
+            return clearingStatus() + [line(Self.assignmentLine(side, locale, confidence, flipped, basis), .yellow)]
         case let .correctionOffered(side, text, alternatives):
             return clearingStatus() + correctionLines(side, text, alternatives)
         case let .translation(side, target, text, unknown, route):
@@ -91,9 +91,15 @@ extension EventRenderer {
     }
 
     /// `heard side B (es-ES), 97% sure — :flip if it was A`.
-    static func assignmentLine(_ side: DialogueSide, _ locale: LocaleTag, _ confidence: Double, _ flipped: Bool) -> String {
+    static func assignmentLine(_ side: DialogueSide, _ locale: LocaleTag, _ confidence: Double, _ flipped: Bool,
+                               _ basis: SideAssignment.Basis) -> String {
         guard !flipped else { return "flipped: side \(side) (\(locale)) said it" }
-        return "heard side \(side) (\(locale)), \(Int((confidence * 100).rounded(.down)))% sure — :flip if it was \(side.other)"
+        let how = switch basis {
+        case .voice: "by voice (the same words in both languages)"
+        case .turnOrder: "by the turn order (the same words in both languages)"
+        default: "\(Int((confidence * 100).rounded(.down)))% sure"
+        }
+        return "heard side \(side) (\(locale)), \(how) — :flip if it was \(side.other)"
     }
 
     private func correctionLines(_ side: DialogueSide, _ text: String, _ alternatives: [String]) -> [EditorAction] {

@@ -156,7 +156,7 @@ struct BargeInTests {
                 "the listener's language first")
         try await rig.waitUntil("playback resumed") { rig.audio.log.contains("resumePlayback") }
         #expect(!rig.audio.log.contains("cancelPlayback"), "the translation is not taken from B: \(rig.audio.log)")
-        #expect(rig.recorder.events.contains { if case .sideAssigned(.a, TestRig.english, _, false) = $0 { true } else { false } },
+        #expect(rig.recorder.events.contains { if case .sideAssigned(.a, TestRig.english, _, false, _) = $0 { true } else { false } },
                 "the words are shown as A's")
         rig.audio.holdPlayback(false)
         rig.audio.releasePlayback()

@@ -71,7 +71,7 @@ struct HandsFreeTurnTests {
         #expect(rig.recognizer.pairRequests.map(\.first).dropFirst()
                 == entries.map { $0.side == .a ? Self.spanish : Self.english }[...])
         let assigned = rig.recorder.events.compactMap { event -> DialogueSide? in
-            if case let .sideAssigned(side, _, _, flipped) = event, !flipped { return side } else { return nil }
+            if case let .sideAssigned(side, _, _, flipped, _) = event, !flipped { return side } else { return nil }
         }
         #expect(assigned == spoken.map(\.0))
     }
@@ -101,7 +101,8 @@ struct HandsFreeTurnTests {
         #expect(entries[1].assignment?.flipOf == 1 && entries[1].assignment?.otherText == "no way")
         #expect(rig.synthesizer.utterances.map(\.voice) == [.locale(Self.spanish), .locale(Self.english)])
         #expect(rig.recorder.events.contains(.sideAssigned(side: .b, locale: Self.spanish,
-                                                            confidence: entries[0].assignment!.confidence!, flipped: true)))
+                                                            confidence: entries[0].assignment!.confidence!, flipped: true,
+                                                            basis: .flip)))
         try await rig.recorder.waitForState(.listening(.a))
         await rig.coordinator.flip()
         let again = try await rig.turns(3)

@@ -74,7 +74,7 @@ struct SharedMicrophoneTests {
         #expect(!run.lines.contains { $0.contains("interrupted the translation") }, "\(decisions)")
         // Every stretch records who had the floor and why; one told by its language, how sure.
         let floors = turns.map { $0["assignment"] as? [String: Any] ?? [:] }
-        #expect(floors.allSatisfy { ["turn", "language"].contains($0["by"] as? String ?? "") }, "\(floors)")
+        #expect(floors.allSatisfy { ["turn", "language", "voice"].contains($0["by"] as? String ?? "") }, "\(floors)")
         #expect(floors.filter { $0["by"] as? String == "language" }.allSatisfy { $0["confidence"] is Double }, "\(floors)")
         let said = turns.dropLast().compactMap { $0["text"] as? String }.joined(separator: " ")
         let errors = SpokenWords.errors(said, reference: passage.reference)

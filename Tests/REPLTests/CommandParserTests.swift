@@ -141,9 +141,14 @@ struct HandsFreeCommandTests {
     @Test func theAssignmentLineSaysTheSideAndHowSure() {
         var renderer = EventRenderer(interactive: false, style: ConsoleStyle(colours: false))
         let spanish = LocaleTag("es-ES")!
-        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: false))
+        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: false, basis: .language))
                 == [.line("heard side B (es-ES), 97% sure — :flip if it was A")])
-        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: true))
+        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.976, flipped: true, basis: .flip))
                 == [.line("flipped: side B (es-ES) said it")])
+        // The same short words in both languages: the language is no surer of one side than a coin.
+        #expect(renderer.render(.sideAssigned(side: .b, locale: spanish, confidence: 0.5, flipped: false, basis: .voice))
+                == [.line("heard side B (es-ES), by voice (the same words in both languages) — :flip if it was A")])
+        #expect(renderer.render(.sideAssigned(side: .a, locale: spanish, confidence: 0.5, flipped: false, basis: .turnOrder))
+                == [.line("heard side A (es-ES), by the turn order (the same words in both languages) — :flip if it was B")])
     }
 }

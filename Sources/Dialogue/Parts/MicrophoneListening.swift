@@ -190,6 +190,9 @@ struct ListeningTurn: Sendable {
     var bargeIn: BargeInContext?
     /// Whether the request commits clauses while the side speaks (simultaneous interpretation).
     var simultaneous = false
+    /// The end of what the request heard, kept on the microphone both sides share for the
+    /// voice's pitch (`VoiceProfiles`).
+    var voice = HeardVoice()
 }
 
 /// A request that hears a person over a translation: one opened when the echo guard heard a
