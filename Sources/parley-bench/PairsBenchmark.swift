@@ -13,7 +13,8 @@ import WhisperRecognition
 /// order (A, A, B, A, B, B, …); each is decoded whole by the worker's two-language request,
 /// the language of the side the turn order expects first (as a dialogue asks), both readings
 /// translated by Apertium through their side's direction, and the side decided as a dialogue
-/// decides it.
+/// decides it. The same clips then make conversations of one voice per side, where the
+/// voice's pitch can give the same short words of both languages their side.
 struct PairsBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pairs",
@@ -34,24 +35,68 @@ struct PairsBenchmark: AsyncParsableCommand {
         let setup = try WhisperBenchSetup.discover()
         let engines = try await SideDecisionEngines.start(setup)
         let (recognizer, translator) = (engines.recognizer, engines.translator)
-        var results: [PairResult] = []
+        var results: [PairResult] = [], voiceResults: [PairResult] = []
         for (a, b) in pairs {
-            let clips = PairResult.conversation(try PairsCorpus.clips(a, in: directory), try PairsCorpus.clips(b, in: directory))
+            let (clipsA, clipsB) = (try PairsCorpus.clips(a, in: directory), try PairsCorpus.clips(b, in: directory))
+            let clips = PairResult.conversation(clipsA.filter { !$0.oneVoiceOnly }, clipsB.filter { !$0.oneVoiceOnly })
             _ = try? await recognizer.recognizePair(clips[0].samples, first: a, second: b)  // warm up
-            var outcomes: [PairOutcome] = []
-            for (index, clip) in clips.enumerated() {
-                // The turn order expects the side after the one the previous stretch was given to.
-                let expected = outcomes.last.map { $0.decided == b ? a : b } ?? a
-                let order = expected == a ? (a, b) : (b, a)
-                var outcome = await decide(clip, first: order.0, second: order.1, recognizer: recognizer, translator: translator)
-                outcome.expected = expected
-                outcomes.append(outcome)
-                progress("pairs", "\(a)/\(b) \(index + 1)/\(clips.count)")
-            }
+            var decoded: [String: PairOutcome] = [:]
+            let outcomes = await converse(clips, a: a, b: b, label: "\(a)/\(b)", decoded: &decoded,
+                                          recognizer: recognizer, translator: translator)
             results.append(PairResult(a: a, b: b, clips: clips, outcomes: outcomes))
+            // One person per side, each with one voice: a man and a woman, a woman and a man,
+            // two men. Each clip was decoded above, in the order asked; the voice decides anew.
+            let voicesA = PairsCorpus.voices(of: a), voicesB = PairsCorpus.voices(of: b)
+            for (voiceA, voiceB) in [(voicesA[0], voicesB[1]), (voicesA[1], voicesB[0]), (voicesA[0], voicesB[0])] {
+                let clips = PairResult.conversation(Self.sentencesFirst(clipsA.filter { $0.voice == voiceA }),
+                                                    Self.sentencesFirst(clipsB.filter { $0.voice == voiceB }))
+                let outcomes = await converse(clips, a: a, b: b, label: "\(a) \(voiceA)/\(b) \(voiceB)", decoded: &decoded,
+                                              recognizer: recognizer, translator: translator)
+                voiceResults.append(PairResult(a: a, b: b, clips: clips, outcomes: outcomes, voices: (voiceA, voiceB)))
+            }
         }
         await engines.shutdown()
-        try PairsReport(results: results).write()
+        try PairsReport(results: results, voiceResults: voiceResults).write()
+    }
+
+    /// `clips`, their sentences before their short answers (as a conversation's first words are).
+    static func sentencesFirst(_ clips: [PairsCorpus.Clip]) -> [PairsCorpus.Clip] {
+        clips.filter { !$0.isShort } + clips.filter(\.isShort)
+    }
+
+    /// `clips` as one conversation, each given its side as a dialogue gives it: by the language,
+    /// and where both readings are the same short words, by the voice (`VoiceProfiles`, learned
+    /// from what the language gave each side) or the turn order (the side after the previous
+    /// stretch's). `decoded` keeps each clip's decode per order asked.
+    private func converse(_ clips: [PairsCorpus.Clip], a: LocaleTag, b: LocaleTag, label: String,
+                          decoded: inout [String: PairOutcome], recognizer: WhisperRecognizer,
+                          translator: ApertiumTranslator) async -> [PairOutcome] {
+        var outcomes: [PairOutcome] = [], voices = VoiceProfiles()
+        for (index, clip) in clips.enumerated() {
+            // The turn order expects the side after the one the previous stretch was given to.
+            let expected = outcomes.last.map { $0.decided == b ? a : b } ?? a
+            let order = expected == a ? (a, b) : (b, a)
+            let key = "\(clip.locale) \(clip.name) | \(order.0) \(order.1)"
+            var outcome: PairOutcome
+            if let known = decoded[key] {
+                outcome = known
+            } else {
+                outcome = await decide(clip, first: order.0, second: order.1, recognizer: recognizer, translator: translator)
+                outcome.pitch = VoicePitch.median(of: clip.samples, sampleRate: AudioFormat.recognition.sampleRate)
+                decoded[key] = outcome
+            }
+            outcome.expected = expected
+            if outcome.sameWords, let pitch = outcome.pitch, let party = voices.party(forHertz: pitch) {
+                outcome.decided = party == 0 ? a : b
+                outcome.byVoice = true
+            } else if !outcome.sameWords, let side = outcome.decided, let pitch = outcome.pitch,
+                      (outcome.confidence ?? 0) >= VoiceProfiles.learningConfidence {
+                voices.learn(pitch, party: side == a ? 0 : 1)
+            }
+            outcomes.append(outcome)
+            progress("pairs", "\(label) \(index + 1)/\(clips.count)")
+        }
+        return outcomes
     }
 
     /// The side the dialogue would give `clip` when its request asked for `first` then `second`.
@@ -81,6 +126,10 @@ struct PairOutcome {
     var readings: [(LocaleTag, String)]
     /// The side the turn order expected (asked first).
     var expected: LocaleTag?
+    /// The clip's pitch (`VoicePitch`); nil where too little was voiced.
+    var pitch: Double?
+    /// The same words in both languages, given their side by the voice.
+    var byVoice = false
 }
 
 /// One pair's clips and their decisions.
@@ -89,6 +138,8 @@ struct PairResult {
     var b: LocaleTag
     var clips: [PairsCorpus.Clip]
     var outcomes: [PairOutcome]
+    /// Each side's one eSpeak NG voice; nil where each side speaks in several voices.
+    var voices: (a: String, b: String)?
 
     func right(_ include: (PairsCorpus.Clip) -> Bool = { _ in true }) -> (right: Int, of: Int) {
         let chosen = zip(clips, outcomes).filter { include($0.0) }

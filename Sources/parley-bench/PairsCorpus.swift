@@ -16,18 +16,31 @@ enum PairsCorpus {
         var samples: [Int16]
         /// One or two words: where the language says least.
         var isShort: Bool
+        /// The eSpeak NG voice that said it; nil for a human recording.
+        var voice: String? = nil
+        /// Said only in the conversations of one voice per side (`Language.oneVoiceSentences`).
+        var oneVoiceOnly = false
     }
 
     struct Language {
         var sentences: [String]
         var short: [String]
         var voices: [String]
+        /// Sentences said only where each side has one voice: English's sentences elsewhere are
+        /// the human recordings, of several readers.
+        var oneVoiceSentences: [String] = []
     }
 
     static let speeds = [140, 160]
 
     static let languages: [String: Language] = [
-        "en": Language(sentences: [], short: ["yes", "okay", "thank you", "no"], voices: ["en-us", "en-us+f2"]),
+        "en": Language(sentences: [], short: ["yes", "okay", "thank you", "no"], voices: ["en-us", "en-us+f2"],
+                       oneVoiceSentences: [
+                           "how much do these apples cost?", "I want a kilo of tomatoes", "the shop closes at nine",
+                           "I need to buy milk and eggs", "can I pay by card?", "this shirt is too big",
+                           "the supermarket is next to the bank", "my daughter has her birthday on Saturday",
+                           "it rained all afternoon yesterday", "what time does the film start?",
+                       ]),
         "es": Language(sentences: [
             "¿cuánto cuestan estas manzanas?", "quiero un kilo de tomates", "la tienda cierra a las nueve",
             "necesito comprar leche y huevos", "¿puedo pagar con tarjeta?", "esta camisa es demasiado grande",
@@ -60,6 +73,9 @@ enum PairsCorpus {
         ], short: ["sì", "va bene", "grazie", "no"], voices: ["it", "it+f3"]),
     ]
 
+    /// The eSpeak NG voices that say `locale`'s clips, a man's first.
+    static func voices(of locale: LocaleTag) -> [String] { languages[locale.language]?.voices ?? [] }
+
     /// The clips in `locale`'s language, synthesized into `directory`.
     static func clips(_ locale: LocaleTag, in directory: URL) throws -> [Clip] {
         guard let language = languages[locale.language] else {
@@ -72,14 +88,17 @@ enum PairsCorpus {
                      isShort: false)
             }
         }
+        // The one-voice sentences come last, so that the other clips keep their voices and speeds.
         let spoken = language.sentences.map { ($0, false) } + language.short.map { ($0, true) }
+            + language.oneVoiceSentences.map { ($0, false) }
         for (index, (text, isShort)) in spoken.enumerated() {
             let (voice, speed) = (language.voices[index % language.voices.count], speeds[(index / 2) % speeds.count])
             let path = directory.appendingPathComponent("\(locale.language)-\(index).wav").path
             let made = try ProcessRunner.run(["espeak-ng", "-v", voice, "-s", String(speed), "-w", path, text])
             guard made.status == 0 else { throw ValidationError("espeak-ng failed: \(made.stderr)") }
             clips.append(Clip(name: "\(voice) \(speed): \(text)", locale: locale, samples: try AudioFileReader.read(path).samples,
-                              isShort: isShort))
+                              isShort: isShort, voice: voice,
+                              oneVoiceOnly: index >= language.sentences.count + language.short.count))
         }
         return clips
     }

@@ -7,6 +7,8 @@ import Recognition
 /// order, and every miss with its readings.
 struct PairsReport {
     var results: [PairResult]
+    /// The same clips as conversations of one voice per side.
+    var voiceResults: [PairResult] = []
 
     /// The share of stretches that must go to the right side for the language to decide the floor.
     static let target = 0.95
@@ -21,19 +23,43 @@ struct PairsReport {
             + "pocketsphinx-testdata (\(SidesCorpus.englishNames.count)). Each clip is decoded whole by the worker's two-language "
             + "request, the language of the side the turn order expects asked first (the side after the previous stretch's), "
             + "both readings translated by Apertium through their side's direction (en/fr through Spanish), and the side decided as a dialogue "
-            + "decides it; readings of one or two words that are the same in both languages (\"no\", \"ok\") go by the turn order. "
+            + "decides it; readings of one or two words that are the same in both languages (\"no\", \"ok\") go by the voice or the turn order. "
             + "None of these clips chose the decision's weights. The clips of a pair are one conversation in an irregular order "
             + "(A, A, B, A, B, B, …). Alternation: each clip given to the side after the previous clip's own. Where fewer than \(Int(Self.target * 100)) % of "
             + "sentences go to the right side, a dialogue does not let the language decide the floor for that pair "
             + "(`TooAlikeByEar` in Sources/Dialogue/Parts/Attribution.swift lists them): turns follow the turn order, and it says "
             + "so at the start. Short answers are not counted there: the same word in both languages (\"no\") has no language "
-            + "for any pair, and goes by the turn order everywhere.")
+            + "for any pair: it goes by the voice where the voices tell (below), else by the turn order. Here each side "
+            + "speaks in two voices, a man's and a woman's, so the voice tells nothing (`VoiceProfiles` needs one steady voice a side).")
         report.add("")
-        report.addTable(header: ["pair", "sentences", "short answers", "all", "same words (turn order)",
+        report.addTable(header: ["pair", "sentences", "short answers", "all", "same words",
                                  "alternation (irregular order)", "the floor follows"],
                         rows: results.map(row))
         report.add("")
-        let misses = results.flatMap { result in
+        if !voiceResults.isEmpty {
+            report.add("### One voice per side")
+            report.add("")
+            report.add("The same clips, decoded the same way, as conversations of one person per side: each side's clips in one "
+                + "eSpeak NG voice (7 a side: 5 sentences, then 2 short answers; English's sentences here are 10 more "
+                + "synthesized ones, its human recordings being of several readers), in the same irregular order. Each stretch the language "
+                + "gave its side with at least \(Int(VoiceProfiles.learningConfidence * 100)) % confidence teaches that side's voice "
+                + "(`VoicePitch`: the median pitch of its voiced frames); the same words in both languages then go to the side "
+                + "whose voice they are in, where each side's voice is steady (within \(VoiceProfiles.steadiest) semitones), the "
+                + "voices lie \(VoiceProfiles.fewestApart) semitones apart or more, and the stretch is nearer one by "
+                + "\(VoiceProfiles.margin) semitones; else the turn order gives it, as above.")
+            report.add("")
+            report.addTable(header: ["voice", "clips", "pitch, median", "spread (semitones)", "clips with no pitch"],
+                            rows: voiceRows())
+            report.add("")
+            report.addTable(header: ["pair", "voices (A / B)", "sentences", "short answers", "all", "same words", "alternation"],
+                            rows: voiceResults.map { result in
+                ["\(result.a) / \(result.b)", result.voices.map { "\($0.a) / \($0.b)" } ?? "",
+                 Self.cell(result.right { !$0.isShort }), Self.cell(result.right(\.isShort)), Self.cell(result.right()),
+                 Self.sameWordsCell(result), Self.cell(result.alternationRight)]
+            })
+            report.add("")
+        }
+        let misses = (results + voiceResults).flatMap { result in
             zip(result.clips, result.outcomes).filter { $0.1.decided != $0.0.locale }.map { (result, $0.0, $0.1) }
         }
         report.add("### Misses")
@@ -43,13 +69,30 @@ struct PairsReport {
         report.add("")
         if !misses.isEmpty {
             report.addTable(header: ["pair", "clip", "readings", "given to"], rows: misses.map { result, clip, outcome in
-                ["\(result.a.language)/\(result.b.language)", clip.name,
+                ["\(result.a.language)/\(result.b.language)" + (result.voices == nil ? "" : ", one voice a side"), clip.name,
                  outcome.readings.map { "\($0.0.language): \($0.1.isEmpty ? "(none)" : $0.1)" }.joined(separator: "; "),
-                 outcome.decided.map { "\($0.language), " + (outcome.sameWords ? "same words"
-                     : String(format: "%.0f %%", 100 * (outcome.confidence ?? 0))) } ?? "no side"]
+                 outcome.decided.map { "\($0.language), " + (outcome.byVoice ? "same words, by voice"
+                     : outcome.sameWords ? "same words" : String(format: "%.0f %%", 100 * (outcome.confidence ?? 0))) } ?? "no side"]
             })
         }
         try report.write()
+    }
+
+    /// Each eSpeak NG voice: the median of its clips' pitches, how far apart its clips lie.
+    private func voiceRows() -> [[String]] {
+        var pitches: [String: [String: Double?]] = [:]
+        for result in results + voiceResults {
+            for (clip, outcome) in zip(result.clips, result.outcomes) {
+                if let voice = clip.voice { pitches[voice, default: [:]][clip.name] = outcome.pitch }
+            }
+        }
+        return pitches.keys.sorted().map { voice in
+            let clips = pitches[voice]!.values, heard = clips.compactMap { $0 }.sorted()
+            let semitones = heard.map(VoicePitch.semitones)
+            let spread = (semitones.max() ?? 0) - (semitones.min() ?? 0)
+            return [voice, "\(clips.count)", heard.isEmpty ? "—" : String(format: "%.0f Hz", heard[heard.count / 2]),
+                    String(format: "%.1f", spread), "\(clips.count - heard.count)"]
+        }
     }
 
     private func row(_ result: PairResult) -> [String] {
@@ -62,7 +105,9 @@ struct PairsReport {
 
     private static func sameWordsCell(_ result: PairResult) -> String {
         let same = zip(result.clips, result.outcomes).filter { $0.1.sameWords }
-        return "\(same.filter { $0.1.decided == $0.0.locale }.count) / \(same.count) right"
+        let byVoice = same.filter { $0.1.byVoice }
+        return "\(same.filter { $0.1.decided == $0.0.locale }.count) / \(same.count) right "
+            + "(by voice: \(byVoice.filter { $0.1.decided == $0.0.locale }.count) / \(byVoice.count))"
     }
 
     private static func cell(_ count: (right: Int, of: Int)) -> String {
