@@ -10,7 +10,9 @@
 /// by), where the parties' voices are too close (`fewestApart`), and for a stretch not
 /// clearly nearer one of them (`margin`). One stretch the language gave the wrong side is
 /// outvoted by the others; once the voices tell, a stretch they place on the other side
-/// teaches neither (`learn`).
+/// teaches neither (`learn`). And the voice says nothing while it disagreed with any of the
+/// last `checksKept` stretches the language gave surely: where a side speaks in several
+/// voices, their median can look like one voice and still not be the side's.
 public struct VoiceProfiles: Sendable, Hashable {
     /// The stretches kept per party, the latest.
     public static let kept = 5
@@ -25,8 +27,14 @@ public struct VoiceProfiles: Sendable, Hashable {
     /// How sure the language must have been of a stretch for it to teach its party's voice.
     public static let learningConfidence = 0.9
 
+    /// How many of the latest checks count: stretches the language gave surely, where the voices
+    /// told a party too.
+    public static let checksKept = 5
+
     /// Each party's latest stretches, in semitones (`VoicePitch.semitones`).
     private var pitches: [[Double]]
+    /// Whether the voices agreed with the language, for the latest checks.
+    private var checks: [Bool] = []
 
     /// Profiles of `parties` parties, none heard yet.
     public init(parties: Int = 2) {
@@ -38,7 +46,11 @@ public struct VoiceProfiles: Sendable, Hashable {
     @discardableResult
     public mutating func learn(_ hertz: Double, party: Int) -> Bool {
         guard pitches.indices.contains(party), hertz > 0 else { return false }
-        if let heard = self.party(forHertz: hertz), heard != party { return false }
+        if let heard = voiceParty(forHertz: hertz) {
+            checks.append(heard == party)
+            if checks.count > Self.checksKept { checks.removeFirst() }
+            if heard != party { return false }
+        }
         pitches[party].append(VoicePitch.semitones(hertz))
         if pitches[party].count > Self.kept { pitches[party].removeFirst() }
         return true
@@ -63,8 +75,17 @@ public struct VoiceProfiles: Sendable, Hashable {
         }
     }
 
-    /// The party whose voice a stretch at `hertz` is, or nil where the voices cannot tell.
+    /// Whether the voices agreed with the language on each of the latest checks.
+    public var trusted: Bool { !checks.contains(false) }
+
+    /// The party whose voice a stretch at `hertz` is, or nil where the voices cannot tell or
+    /// are not `trusted`.
     public func party(forHertz hertz: Double) -> Int? {
+        trusted ? voiceParty(forHertz: hertz) : nil
+    }
+
+    /// The party whose voice a stretch at `hertz` is, trusted or not.
+    private func voiceParty(forHertz hertz: Double) -> Int? {
         let voices = self.voices.compactMap { $0 }
         guard hertz > 0, voices.count == pitches.count, voices.count >= 2 else { return nil }
         let ordered = voices.sorted()

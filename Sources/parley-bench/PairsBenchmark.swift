@@ -89,9 +89,10 @@ struct PairsBenchmark: AsyncParsableCommand {
             if outcome.sameWords, let pitch = outcome.pitch, let party = voices.party(forHertz: pitch) {
                 outcome.decided = party == 0 ? a : b
                 outcome.byVoice = true
-            } else if !outcome.sameWords, let side = outcome.decided, let pitch = outcome.pitch,
-                      (outcome.confidence ?? 0) >= VoiceProfiles.learningConfidence {
-                voices.learn(pitch, party: side == a ? 0 : 1)
+            } else if !outcome.sameWords, let side = outcome.decided, let pitch = outcome.pitch {
+                // Where the language decided, what the voice would have said (it does not decide there).
+                outcome.voiceSaid = voices.party(forHertz: pitch).map { $0 == 0 ? a : b }
+                if (outcome.confidence ?? 0) >= VoiceProfiles.learningConfidence { voices.learn(pitch, party: side == a ? 0 : 1) }
             }
             outcomes.append(outcome)
             progress("pairs", "\(label) \(index + 1)/\(clips.count)")
@@ -130,6 +131,8 @@ struct PairOutcome {
     var pitch: Double?
     /// The same words in both languages, given their side by the voice.
     var byVoice = false
+    /// Where the language decided: the side the voice would have given, where it tells.
+    var voiceSaid: LocaleTag?
 }
 
 /// One pair's clips and their decisions.

@@ -32,7 +32,7 @@ struct PairsReport {
             + "for any pair: it goes by the voice where the voices tell (below), else by the turn order. Here each side "
             + "speaks in two voices, a man's and a woman's, so the voice tells nothing (`VoiceProfiles` needs one steady voice a side).")
         report.add("")
-        report.addTable(header: ["pair", "sentences", "short answers", "all", "same words",
+        report.addTable(header: ["pair", "sentences", "short answers", "all", "same words", "voice against language",
                                  "alternation (irregular order)", "the floor follows"],
                         rows: results.map(row))
         report.add("")
@@ -51,12 +51,18 @@ struct PairsReport {
             report.addTable(header: ["voice", "clips", "pitch, median", "spread (semitones)", "clips with no pitch"],
                             rows: voiceRows())
             report.add("")
-            report.addTable(header: ["pair", "voices (A / B)", "sentences", "short answers", "all", "same words", "alternation"],
+            report.addTable(header: ["pair", "voices (A / B)", "sentences", "short answers", "all", "same words",
+                                     "voice against language", "alternation"],
                             rows: voiceResults.map { result in
                 ["\(result.a) / \(result.b)", result.voices.map { "\($0.a) / \($0.b)" } ?? "",
                  Self.cell(result.right { !$0.isShort }), Self.cell(result.right(\.isShort)), Self.cell(result.right()),
-                 Self.sameWordsCell(result), Self.cell(result.alternationRight)]
+                 Self.sameWordsCell(result), Self.disagreementCell(result), Self.cell(result.alternationRight)]
             })
+            report.add("")
+            report.add("Voice against language: the stretches the language decided where the voice, had it been asked, "
+                + "would have given the other side, and how many of those the voice had right. The voice does not overrule "
+                + "the language; this counts what it would change if it did. Each such disagreement silences the voice "
+                + "until it has agreed with the language \(VoiceProfiles.checksKept) times in a row.")
             report.add("")
         }
         let misses = (results + voiceResults).flatMap { result in
@@ -99,7 +105,7 @@ struct PairsReport {
         let all = result.right(), sentences = result.right { !$0.isShort }
         let share = Double(sentences.right) / Double(max(sentences.of, 1))
         return ["\(result.a) / \(result.b)", Self.cell(sentences), Self.cell(result.right(\.isShort)),
-                Self.cell(all), Self.sameWordsCell(result), Self.cell(result.alternationRight),
+                Self.cell(all), Self.sameWordsCell(result), Self.disagreementCell(result), Self.cell(result.alternationRight),
                 share >= Self.target ? "the voice (language)" : "the turn order (fallback)"]
     }
 
@@ -108,6 +114,11 @@ struct PairsReport {
         let byVoice = same.filter { $0.1.byVoice }
         return "\(same.filter { $0.1.decided == $0.0.locale }.count) / \(same.count) right "
             + "(by voice: \(byVoice.filter { $0.1.decided == $0.0.locale }.count) / \(byVoice.count))"
+    }
+
+    private static func disagreementCell(_ result: PairResult) -> String {
+        let against = zip(result.clips, result.outcomes).filter { pair in pair.1.voiceSaid.map { $0 != pair.1.decided } ?? false }
+        return "\(against.count) (voice right: \(against.filter { $0.1.voiceSaid == $0.0.locale }.count))"
     }
 
     private static func cell(_ count: (right: Int, of: Int)) -> String {

@@ -93,7 +93,23 @@ import Testing
         let wrong = profiles.learn(228, party: 0), right = profiles.learn(113, party: 0)
         #expect(!wrong, "the voices say B")
         #expect(right)
-        #expect(profiles.party(forHertz: 228) == 1)
+        #expect(profiles.voices[0].map { abs($0 - VoicePitch.semitones(116)) < 0.5 } == true, "228 Hz did not join A")
+        #expect(!profiles.trusted, "the voices disagreed with the language: they tell nothing for a while")
+    }
+
+    @Test("a voice that disagreed with a sure language decision says nothing until it has agreed with the last five")
+    func distrust() {
+        var profiles = VoiceProfiles()
+        for hertz in [110.0, 116] { profiles.learn(hertz, party: 0) }
+        for hertz in [220.0, 230] { profiles.learn(hertz, party: 1) }
+        #expect(profiles.trusted && profiles.party(forHertz: 112) == 0)
+        profiles.learn(112, party: 1)  // the language gave a man's voice to the woman's side
+        #expect(!profiles.trusted && profiles.party(forHertz: 112) == nil)
+        for index in 0..<VoiceProfiles.checksKept {
+            #expect(profiles.party(forHertz: 225) == nil, "after \(index) agreements")
+            profiles.learn(index % 2 == 0 ? 113 : 224, party: index % 2)
+        }
+        #expect(profiles.trusted && profiles.party(forHertz: 225) == 1)
     }
 
     @Test("a stretch forgotten by one party (a flip) and learned by the other moves their voices")
