@@ -74,8 +74,7 @@ extension TurnCoordinator {
     func take(_ draft: TurnDraft, heard: HeardUtterance) async {
         var heard = heard
         if !heard.byTurnOrder, !heard.byVoice, heard.confidence >= VoiceProfiles.learningConfidence, let pitch = heard.pitch {
-            voices.learn(pitch, party: heard.side.index)
-            heard.taughtVoice = true
+            heard.taughtVoice = voices.learn(pitch, party: heard.side.index)
         }
         lastHeard = heard
         await offerOrProcess(draft)
