@@ -24,7 +24,7 @@ filter=${1:-}
 # drive the coordinator with fake engines and never reach an audio server.
 # Barge-in and the dialogue with a headset each time what they hear: like the suites in
 # run-tests.sh's `alone`, each runs by itself after the rest.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests|VoiceSideDialogueTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom"
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=VoiceSideDialogueTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
