@@ -36,7 +36,8 @@ struct EchoSubtraction {
     /// The most of the microphone's energy an explained block leaves (−10 dB).
     static let explainedShare = 0.1
     /// The microphone's energy a block must have to be judged (−60 dBFS): under it there is
-    /// nothing to explain, and the block passes as it is.
+    /// nothing to explain, and the block goes as the blocks around it (a gap in the echo is
+    /// the echo alone where they are).
     static let judgedEnergy = 1e-6 * Double(EchoSubtractor.blockSize)
     /// Blocks after one not explained that still pass (240 ms: a person's quiet syllables).
     static let holdBlocks = 15
@@ -238,9 +239,16 @@ struct EchoSubtraction {
         let heard = microphoneBlock.reduce(0) { $0 + $1 * $1 }, left = output.reduce(0) { $0 + $1 * $1 }
         heardEnergy += heard
         leftEnergy += left
-        let explained = heard > Self.judgedEnergy && left < Self.explainedShare * heard
-        explainedRun = explained ? min(explainedRun + 1, Self.holdBlocks + 1) : 0
-        let echoAlone = explained && explainedRun > Self.holdBlocks
+        // A block too quiet to judge (the gaps of the echo, quieter still in a quiet room) neither
+        // ends a run of the echo alone nor begins one: it goes as the run it falls in.
+        let echoAlone: Bool
+        if heard > Self.judgedEnergy {
+            let explained = left < Self.explainedShare * heard
+            explainedRun = explained ? min(explainedRun + 1, Self.holdBlocks + 1) : 0
+            echoAlone = explained && explainedRun > Self.holdBlocks
+        } else {
+            echoAlone = explainedRun > Self.holdBlocks
+        }
         if echoAlone { echoAloneBlocks += 1 }
         return (output, echoAlone)
     }
