@@ -24,7 +24,7 @@ filter=${1:-}
 # drive the coordinator with fake engines and never reach an audio server.
 # Barge-in and the dialogue with a headset each time what they hear: like the suites in
 # run-tests.sh's `alone`, each runs by itself after the rest.
-pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=VoiceSideDialogueTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom"
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=VoiceSideDialogueTests ParleyCommandTests=SharedMicrophoneTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
@@ -45,7 +45,7 @@ TEST_REPORT=$reports/PulseAudio TEST_LABEL="PulseAudio server" \
 echo "$?" >"$reports/PulseAudio.status"
 echo "(the PulseAudio run took $SECONDS s)"
 echo
-echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, WyomingDialogueTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests, DialogueReconnectTests, EchoCancelDialogueTests, BargeInDialogueTests, ShutdownTests, CookieFileTests, OneMicrophoneTests, VoiceSideDialogueTests, the room of three languages and the room whose remote server comes and goes, the room interpreted while spoken, and the dialogue with a headset each (and side B on another server) of ParleyCommandTests"
+echo "=== on a private PipeWire server (pipewire-pulse): AudioTests; DialogueEndToEndTests, WyomingDialogueTests, DialogueRecordStreamTests, spanishSpeakerInADialogue, PivotDialogueTests, DoctorCommandTests, DialogueReconnectTests, EchoCancelDialogueTests, BargeInDialogueTests, ShutdownTests, CookieFileTests, OneMicrophoneTests, VoiceSideDialogueTests, SharedMicrophoneTests, the room of three languages and the room whose remote server comes and goes, the room interpreted while spoken, and the dialogue with a headset each (and side B on another server) of ParleyCommandTests"
 echo "DialogueTests: not run again on PipeWire (fake engines, no audio server)"
 TEST_REPORT=$reports/PipeWire TEST_LABEL="PipeWire server" TEST_SELECTION=$pipewire_selection \
   scripts/with-test-server.sh --pipewire scripts/run-tests.sh "$filter"

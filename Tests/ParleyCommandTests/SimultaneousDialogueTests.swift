@@ -105,8 +105,9 @@ struct SimultaneousDialogueTests {
         }
     }
 
-    /// One simultaneous turn: `passage` played into a microphone while `parley dialog en-US es-ES
-    /// --simultaneous` listens with `options` (in a room of 40 ms at 0 dB with `echoRoom`), until
+    /// One simultaneous turn: `passage`, its sentences `pauses` seconds apart in turn, played into a
+    /// microphone while `parley dialog en-US es-ES --simultaneous` listens with `options` (in a room
+    /// whose microphone hears the speaker `echoRoom` ms late at its level in dB, with one), until
     /// B has the turn.
     struct Interpreted {
         let file: String, transcript: String
@@ -119,12 +120,14 @@ struct SimultaneousDialogueTests {
         let ahead: Double
     }
 
-    static func interpret(_ passage: LongSpeechPassages.Passage, label: String, options: [String], echoRoom: Bool = false,
+    static func interpret(_ passage: LongSpeechPassages.Passage, label: String, options: [String],
+                          echoRoom: (latency: Int, decibels: Double)? = nil, pauses: [Double] = [0.25],
                           in directory: URL) throws -> Interpreted {
-        let file = try LongSpeechPassages.build(passage, in: directory)
-        let transcript = directory.appendingPathComponent("t.jsonl").path
+        let file = try LongSpeechPassages.build(passage, pauses: pauses, in: directory)
+        let transcript = directory.appendingPathComponent("t-\(label).jsonl").path
         let (microphone, speaker) = (try LoopbackDevice(label: "\(label)mic"), try LoopbackDevice(label: "\(label)spk"))
-        let room = echoRoom ? try EchoRoom(from: speaker, to: microphone, latency: 40, decibels: 0, keepsRate: true) : nil
+        let room = try echoRoom.map { try EchoRoom(from: speaker, to: microphone, latency: $0.latency, decibels: $0.decibels,
+                                                   keepsRate: true) }
         let heard = try speaker.startRecording()
         let run = try DialogueRun(["dialog", "en-US", "es-ES", "--simultaneous"] + options
                                   + ["--no-history", "--transcript", transcript, "--source", microphone.monitor, "--sink", speaker.sink])
@@ -165,43 +168,63 @@ struct SimultaneousDialogueTests {
         return try Fixtures.rawSamples(to)
     }
 
-    /// The scene Parley ships for: one room, whose microphone hears its speaker (a loopback
-    /// 40 ms late, as loud as played), and Parley's defaults. The microphone hears the passage
-    /// and, from the first clause on, its translation over it; Parley's echo subtraction takes
-    /// the translation out of what the recognizer hears; it learns the room over the first
-    /// seconds of playback, and the words said meanwhile are read worse than with a headset.
-    @Test("in one room with the defaults, the microphone hearing the speaker: the translation is heard before the passage ends, and the committed text keeps to what was said, without loops or stalls")
-    func inAnEchoRoom() throws {
+    /// The scene Parley ships for: one room, whose microphone hears its speaker (a loopback, as
+    /// loud as played or 12 dB quieter, 40 or 100 ms late), Parley's defaults, and A reading four
+    /// sentences with the pauses a reader makes between them (0.8, 0.6 and 1.0 s, shorter than
+    /// the yield silence: one turn). The microphone hears the passage and, from the first clause
+    /// on, its translation over it (quieter by the duck while A holds the floor); what A said must
+    /// read about as well as the same passage does without the echo path, in the same run.
+    ///
+    /// Over the four rooms, A's words read within 10 points of WER of that passage, pooled, and
+    /// no room reads more than 20 points worse. Here on PulseAudio, in 19 runs of the room of
+    /// 40 ms at −12 dB and two of each other room, 1 to 3 errors in the 57 words in all but three
+    /// (8 each: a sentence written over the echo of the translation while A had stopped, "He
+    /// could have been made.", and committed), against 1 or 2 without the echo path.
+    ///
+    /// Not in the pipewire-pulse selection (scripts/test-all.sh): there the speaker's monitor
+    /// moves against the microphone in steps while it plays (BENCHMARKS.md § Echo subtraction),
+    /// and the subtraction learns the room again after each. In four runs of this test there, the
+    /// echo it left meanwhile took A's words in the rooms as loud as played (8 to 15 errors in 4
+    /// of 8, 2 to 6 in the others) and once 12 dB quieter (10; 1 to 4 in the other 7).
+    @Test("in echo rooms of 40 and 100 ms, as loud as played and 12 dB quieter, with natural pauses: one turn, heard before the passage ends, every clause spoken, and A's words within 10 points of WER of the same passage without the echo path")
+    func simultaneousInEchoRooms() throws {
         let passage = LongSpeechPassages.all[0]
-        let directory = try Fixtures.temporaryDirectory("parley-simultaneous-room")
+        let words = passage.reference.split(separator: " ").count
+        let directory = try Fixtures.temporaryDirectory("parley-simultaneous-rooms")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let played = try Self.interpret(passage, label: "sr", options: [], echoRoom: true, in: directory)
+        let baseline = try Self.committed(passage, label: "sr0", echoRoom: nil, in: directory)
+        let rooms = [(40, 0.0), (40, -12.0), (100, 0.0), (100, -12.0)]
+        var pooled = 0
+        for (index, room) in rooms.enumerated() {
+            let heard = try Self.committed(passage, label: "sr\(index + 1)", echoRoom: (room.0, room.1), in: directory)
+            pooled += heard.errors
+            print("simultaneous, echo room \(room.0) ms \(room.1) dB: \(heard.errors) word errors in \(words), "
+                  + "\(baseline.errors) without the echo path: '\(heard.text)'")
+            #expect(heard.errors <= baseline.errors + words / 5,
+                    "echo room \(room.0) ms \(room.1) dB: \(heard.errors) errors against \(baseline.errors) without it, in \(words) words: '\(heard.text)' / '\(baseline.text)'")
+        }
+        // Pooled: the rooms' errors over their words, against the passage's without the echo path.
+        #expect(pooled <= rooms.count * (baseline.errors + words / 10),
+                "\(pooled) errors in the four rooms' \(rooms.count * words) words, \(baseline.errors) in \(words) without the echo path")
+    }
+
+    /// The text one simultaneous turn committed of `passage` read with natural pauses (in the
+    /// echo room `echoRoom`, if any), with its word errors; the turn's shape is checked on the way:
+    /// one turn, heard 4 s before the passage ends, at least two clauses, every one spoken.
+    static func committed(_ passage: LongSpeechPassages.Passage, label: String,
+                          echoRoom: (latency: Int, decibels: Double)?, in directory: URL) throws -> (errors: Int, text: String) {
+        let played = try interpret(passage, label: label, options: [], echoRoom: echoRoom, pauses: [0.8, 0.6, 1.0], in: directory)
         #expect(!played.run.lines.contains { $0.hasPrefix("error:") }, "\(played.run.stdout)")
         #expect(played.ahead >= 4, "the first translated audio started \(played.ahead) s before the passage ended")
-        let transcript = played.transcript
-
-        let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
-        try #require(lines.count == 1, "one turn, not cut by its own translation: \(lines)")
+        let lines = try String(contentsOfFile: played.transcript, encoding: .utf8).split(separator: "\n")
+        try #require(lines.count == 1, "one turn, not cut by its own translation nor by a pause: \(lines)")
         let entry = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         let text = try #require(entry["text"] as? String)
         let clauses = try #require(entry["clauses"] as? [[String: Any]])
         #expect(clauses.count >= 2, "\(clauses)")
         #expect(clauses.allSatisfy { $0["speak_start"] is Double }, "every clause was spoken: \(clauses)")
-        let words = passage.reference.split(separator: " ").count
-        let errors = SpokenWords.errors(text, reference: passage.reference)
-        print("simultaneous in one room: the committed text has \(errors) word errors in \(words): '\(text)'")
-        let placed = clauses.map { clause in
-            "\(clause["source_start"] as? Double ?? -1)–\(clause["source_end"] as? Double ?? -1) '\(clause["text"] as? String ?? "")'"
-        }
-        #expect(errors <= Self.echoRoomErrors, "\(errors) errors in \(words) words: '\(text)'; clauses: \(placed.joined(separator: " | "))")
+        return (SpokenWords.errors(text, reference: passage.reference), text)
     }
-
-    /// The most word errors the committed text of the echo room may have, in the 57 words:
-    /// 8 to 30 in 22 runs of this test here, most of them 12 to 17 (the bench's echo-room rows:
-    /// BENCHMARKS.md § Simultaneous interpretation, a selection). It tells what ships from what
-    /// was fixed or would be wrong: a decode loop committed (54), commits stalled by prompted
-    /// and unprompted decodes that never agreed (41, 42), the server's canceller alone (44).
-    static let echoRoomErrors = 35
 
     @Test("--simultaneous without echo cancellation is refused in one sentence, before anything starts")
     func refusedWithoutCancellation() throws {
