@@ -177,9 +177,10 @@ struct SimultaneousDialogueTests {
     ///
     /// Over the four rooms, A's words read within 10 points of WER of that passage, pooled, and
     /// no room reads more than 20 points worse. Here on PulseAudio, in 19 runs of the room of
-    /// 40 ms at −12 dB and two of each other room, 1 to 3 errors in the 57 words in all but three
-    /// (8 each: a sentence written over the echo of the translation while A had stopped, "He
-    /// could have been made.", and committed), against 1 or 2 without the echo path.
+    /// 40 ms at −12 dB, 1 to 3 errors in the 57 words in all but three (8 each: a sentence written
+    /// over the echo of the translation while A had stopped, "He could have been made.", and
+    /// committed), and 1 to 5 in three runs of each other room, against 1 or 2 without the echo
+    /// path (BENCHMARKS.md § Echo subtraction).
     ///
     /// Not in the pipewire-pulse selection (scripts/test-all.sh): there the speaker's monitor
     /// moves against the microphone in steps while it plays (BENCHMARKS.md § Echo subtraction),
