@@ -5,12 +5,9 @@ import ParleyCore
 /// speaker plays, recorded as the microphone is) and takes the echo out of the microphone with
 /// an `EchoSubtractor`, block by block.
 ///
-/// Both are record streams of one server at 16 kHz, so each is a steady count of samples: once
-/// both have run `alignmentSeconds`, the earliest arrival time less the samples before it gives
-/// each stream's origin, and their difference places the monitor against the microphone. That
-/// placement is kept for the pair's life (the subtractor learns the echo path relative to it);
-/// the monitor is read `leadSeconds` ahead of it, so the subtractor also models an echo that
-/// the placement puts up to that much too early. A microphone block waits for the monitor's
+/// The monitor is placed against the microphone by the streams' arrivals (`MonitorPlacement`);
+/// the subtractor learns the echo path relative to that placement, and where the monitor is
+/// placed again, a new subtractor learns it anew. A microphone block waits for the monitor's
 /// block, at most `waitSeconds`; past that, what is missing counts as silence.
 ///
 /// While nothing has played for the length of the subtractor's path, the microphone passes as
@@ -28,9 +25,10 @@ import ParleyCore
 /// the filters left it where no path was found, or after `longestHold`): a person who speaks
 /// over the first moments of the first translation is heard whole, that once a moment late.
 struct EchoSubtraction {
-    static let alignmentSeconds = 0.5
-    static let leadSeconds = 0.04
-    static let waitSeconds = 0.25
+    /// pipewire-pulse hands the monitor over in bursts, on a busy machine up to half a second
+    /// behind the microphone: a block that went on without its monitor would teach the filters
+    /// an echo of silence.
+    static let waitSeconds = 1.0
     /// The most of the monitor kept ahead of the microphone.
     static let keptSeconds = 5.0
     /// The most of the microphone's energy an explained block leaves (−10 dB).
@@ -42,13 +40,14 @@ struct EchoSubtraction {
     /// Blocks after one not explained that still pass (240 ms: a person's quiet syllables).
     static let holdBlocks = 15
 
-    private let subtractor: EchoSubtractor
+    private var subtractor: EchoSubtractor
+    private let searchesInPlace: Bool
+    private var placement = MonitorPlacement()
+    /// How many times the monitor was placed again, its origin having moved.
+    var replacements: Int { placement.replacements }
     private let rate = Double(AudioFormat.recognition.sampleRate)
-    private var microphoneCount = 0, referenceCount = 0
-    private var microphoneOrigin = Double.infinity, referenceOrigin = Double.infinity
-    private var firstArrival: Double?
     /// Where the monitor's sample for microphone sample `m` is: `m + offset`; nil until placed.
-    private(set) var offset: Int?
+    var offset: Int? { placement.offset }
     /// The monitor's samples from `referenceBase` on.
     private var reference: [Double] = []
     private var referenceBase = 0
@@ -87,6 +86,7 @@ struct EchoSubtraction {
     /// arithmetic's tests, where the first playback is kept whole (`searchesInPlace`).
     init(searchesInPlace: Bool = false) {
         subtractor = EchoSubtractor(searchesInPlace: searchesInPlace)
+        self.searchesInPlace = searchesInPlace
     }
 
     /// Once `every` blocks with playback have passed since the last report: how much the
@@ -97,32 +97,15 @@ struct EchoSubtraction {
         defer { (heardEnergy, leftEnergy, activeBlocks) = (0, 0, 0) }
         defer { echoAloneBlocks = 0 }
         return Report(decibels: 10 * log10(heardEnergy / leftEnergy), blocks: activeBlocks, silenced: echoAloneBlocks,
-                      promotions: subtractor.promotions, forgotten: subtractor.forgotten, offset: offset,
+                      promotions: subtractor.promotions, forgotten: subtractor.forgotten, offset: offset, replacements: replacements,
                       withoutMonitor: blocksWithoutMonitor, directPath: subtractor.directPathFound)
-    }
-
-    /// What the subtraction did over the blocks since the last report (`takeReport`).
-    struct Report: CustomStringConvertible {
-        let decibels: Double, blocks: Int, silenced: Int, promotions: Int, forgotten: Int, offset: Int?, withoutMonitor: Int
-        let directPath: EchoDirectPath.Found?
-
-        var description: String {
-            let direct = directPath.map {
-                String(format: "%@ direct path %.0f samples late at %.2f (%.1f %% of the microphone; searched in %@)",
-                       $0.taps == nil ? "no" : "a", $0.delay, $0.gain, 100 * $0.explained, "\($0.took)")
-            } ?? "no direct path searched"
-            return String(format: "%.1f dB less over %d blocks with playback (%d of them the echo alone), ",
-                          decibels, blocks, silenced)
-                + "\(promotions) renewals, \(forgotten) forgotten, monitor placed \(offset ?? 0) samples on, "
-                + "\(withoutMonitor) blocks without their monitor, \(direct)"
-        }
     }
 
     /// Monitor samples that arrived at `time`.
     mutating func referenceArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double) {
-        referenceCount += samples.count
-        referenceOrigin = min(referenceOrigin, time - Double(referenceCount) / rate)
-        if offset != nil {
+        let wasPlaced = offset != nil
+        let change = placement.referenceArrived(samples.count, at: time, mayMove: held.isEmpty)
+        if wasPlaced {
             reference.append(contentsOf: samples.lazy.map { Double($0) / 32_768 })
             // A microphone that stopped arriving leaves the monitor behind: keep a few seconds.
             let excess = reference.count - Int(Self.keptSeconds * rate)
@@ -131,7 +114,7 @@ struct EchoSubtraction {
                 referenceBase += excess
             }
         }
-        placeIfReady(at: time)
+        follow(change)
     }
 
     /// Microphone samples that arrived at `time`, with the echo guard's `verdict` on them and
@@ -141,27 +124,26 @@ struct EchoSubtraction {
     mutating func microphoneArrived(_ samples: UnsafeBufferPointer<Int16>, at time: Double, person: Bool = false,
                                     verdict: EchoVerdict = .noPlayback) -> [DeliveredRun] {
         self.verdict = verdict
-        microphoneCount += samples.count
-        microphoneOrigin = min(microphoneOrigin, time - Double(microphoneCount) / rate)
-        guard offset != nil else {
-            placeIfReady(at: time)
-            if offset != nil { microphoneBase = microphoneCount }  // from here on, block by block
-            return [DeliveredRun(samples: Array(samples), echoAlone: false, verdict: verdict)]
-        }
+        let wasPlaced = offset != nil
+        follow(placement.microphoneArrived(samples.count, at: time, mayMove: held.isEmpty))
+        guard wasPlaced else { return [DeliveredRun(samples: Array(samples), echoAlone: false, verdict: verdict)] }
         microphone.append(contentsOf: samples.lazy.map { Double($0) / 32_768 })
         arrivals.append((microphoneBase + microphone.count, verdict))
         if person { personUntil = microphoneBase + microphone.count }
         return processReady()
     }
 
-    private mutating func placeIfReady(at time: Double) {
-        guard offset == nil else { return }
-        if firstArrival == nil { firstArrival = time }
-        guard let firstArrival, time - firstArrival >= Self.alignmentSeconds, microphoneCount > 0, referenceCount > 0,
-              microphoneOrigin.isFinite, referenceOrigin.isFinite else { return }
-        offset = Int(((microphoneOrigin - referenceOrigin) * rate).rounded()) + Int(Self.leadSeconds * rate)
-        referenceBase = referenceCount
-        microphoneBase = microphoneCount
+    /// Once placed, both streams go block by block from here on; placed again, the echo path the
+    /// filters learned was relative to the old place, and a new subtractor learns it from its
+    /// direct path at the next playback (the monitor already kept stays, by its index).
+    private mutating func follow(_ change: MonitorPlacement.Change) {
+        switch change {
+        case .none: break
+        case .placed: (referenceBase, microphoneBase) = (placement.referenceCount, placement.microphoneCount)
+        case .placedAgain:
+            subtractor = EchoSubtractor(searchesInPlace: searchesInPlace)
+            explainedRun = 0
+        }
     }
 
     /// Processes every microphone block whose monitor block has arrived (or waited too long).
@@ -279,23 +261,5 @@ struct EchoSubtraction {
 
     private static func quantized(_ samples: [Double]) -> [Int16] {
         samples.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
-    }
-}
-
-/// Microphone samples ready to be delivered, whether the echo subtraction explains them (the
-/// echo alone, with no person in it), and the echo guard's verdict when they arrived.
-struct DeliveredRun: Equatable {
-    var samples: [Int16]
-    var echoAlone: Bool
-    var verdict: EchoVerdict
-
-    /// Adds `run` to `runs`, joining it to the last run where both are alike.
-    static func append(_ run: DeliveredRun, to runs: inout [DeliveredRun]) {
-        guard !run.samples.isEmpty else { return }
-        if let last = runs.last, last.echoAlone == run.echoAlone, last.verdict == run.verdict {
-            runs[runs.count - 1].samples += run.samples
-        } else {
-            runs.append(run)
-        }
     }
 }

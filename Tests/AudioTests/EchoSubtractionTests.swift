@@ -10,9 +10,9 @@ import TestSupport
 /// person speaking over the playback comes through whole. The raw microphone, recorded beside
 /// it, is what the session would deliver without it.
 ///
-/// On PulseAudio: on pipewire-pulse the echo moves against the speaker's monitor while it
-/// plays (a loopback of 40 ms measured 640 samples late, then 469: its graph catches up in
-/// steps), and the subtractor learns the room again after each step (BENCHMARKS.md).
+/// On PulseAudio: on pipewire-pulse the monitor comes in bursts behind the microphone and can
+/// start late (BENCHMARKS.md § Echo subtraction; the unit rooms `monitorCaughtUp` and
+/// `monitorInBursts` hold what the subtraction does about it).
 ///
 /// One of the canceller suite's tests, so that no other canceller and room load the server
 /// while it measures, nor it while they do.
@@ -41,9 +41,9 @@ extension EchoCancellerTests {
 
     @Test("the echo of the speech played is taken out of the microphone heard meanwhile, and a person over it comes through")
     func echoOutPersonThrough() async throws {
-        // On pipewire-pulse the gain is not steady (the graph moves the monitor against the
-        // microphone in steps: BENCHMARKS.md § Echo subtraction), and a run of this test there
-        // left the canceller's own measure that follows it below its bound in two CI runs of three.
+        // On pipewire-pulse the gain was not steady (BENCHMARKS.md § Echo subtraction), and a
+        // run of this test there left the canceller's own measure that follows it below its
+        // bound in two CI runs of three.
         guard try !TestAudioServer.isPipeWire else { return }
         let directory = try Fixtures.temporaryDirectory("parley-subtraction")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -186,7 +186,9 @@ extension EchoCancellerTests {
         for index in 0..<min(person.count, monitor.count - lead) { alone[lead + index] = person[index] }
         let microphone = zip(echo, alone).map { $0 + $1 }
         // The guard hears the person over the first 0.5 s of playback, then takes them for echo.
-        let (output, _, verdicts) = Self.delivered(microphone, monitor) { $0 >= lead && $0 < lead + 8_000 ? .person : .echo }
+        var subtraction = EchoSubtraction(searchesInPlace: true)
+        let (output, _, verdicts) = Self.delivered(microphone, monitor, verdict: { $0 >= lead && $0 < lead + 8_000 ? .person : .echo },
+                                                   subtraction: &subtraction)
         // Every sample delivered, in its place: all but the last blocks, which wait for the monitor.
         #expect(output.count > monitor.count - 2_000 && output.count <= monitor.count, "\(output.count) of \(monitor.count)")
         let (start, end) = (lead + 1_500, lead + 1_500 + 12_000)  // the first 0.75 s of the echo
@@ -206,17 +208,25 @@ extension EchoCancellerTests {
     /// What an `EchoSubtraction` (searching in place) delivers of `microphone`, with `monitor`
     /// as what the speaker played: both arriving in 10 ms pieces at the same times, each
     /// microphone piece with the guard's verdict `verdict(start)`; and for each sample, whether
-    /// it was delivered as the echo alone, and with which verdict.
-    static func delivered(_ microphone: [Double], _ monitor: [Double], verdict: (Int) -> EchoVerdict = { _ in .echo })
+    /// it was delivered as the echo alone, and with which verdict. `monitorArrives(piece)` moves
+    /// the monitor's pieces to other times (in order), as a server that hands them over late does.
+    static func delivered(_ microphone: [Double], _ monitor: [Double], verdict: (Int) -> EchoVerdict = { _ in .echo },
+                          monitorArrives: (Int) -> Double = { Double($0) * 0.01 }, subtraction: inout EchoSubtraction)
         -> (samples: [Double], echoAlone: [Bool], verdicts: [EchoVerdict]) {
         func chunk(_ signal: [Double], _ start: Int) -> [Int16] {
             signal[start..<min(signal.count, start + 160)].map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }
         }
-        var subtraction = EchoSubtraction(searchesInPlace: true)
         var output: [Double] = [], echoAlone: [Bool] = [], verdicts: [EchoVerdict] = []
-        for (step, start) in stride(from: 0, to: monitor.count, by: 160).enumerated() {
-            let time = Double(step) * 0.01
-            chunk(monitor, start).withUnsafeBufferPointer { subtraction.referenceArrived($0, at: time) }
+        let pieces = (monitor.count + 159) / 160
+        var monitorPiece = 0
+        for step in 0..<pieces {
+            let (time, start) = (Double(step) * 0.01, step * 160)
+            while monitorPiece < pieces && monitorArrives(monitorPiece) <= time + 1e-9 {
+                chunk(monitor, monitorPiece * 160).withUnsafeBufferPointer {
+                    subtraction.referenceArrived($0, at: monitorArrives(monitorPiece))
+                }
+                monitorPiece += 1
+            }
             let ready = chunk(microphone, start).withUnsafeBufferPointer {
                 subtraction.microphoneArrived($0, at: time, verdict: verdict(start))
             }
@@ -241,7 +251,8 @@ extension EchoCancellerTests {
         let speaks = lead + 6 * 16_000
         var alone = [Double](repeating: 0, count: monitor.count)
         for index in 0..<min(person.count, monitor.count - speaks) { alone[speaks + index] = person[index] }
-        let (output, echoAlone, _) = Self.delivered(zip(echo, alone).map { $0 + $1 }, monitor)
+        var subtraction = EchoSubtraction(searchesInPlace: true)
+        let (output, echoAlone, _) = Self.delivered(zip(echo, alone).map { $0 + $1 }, monitor, subtraction: &subtraction)
         // From 3 s into the playback to the person: the echo alone, the room learned.
         let echoOnly = echoAlone[(lead + 3 * 16_000)..<speaks]
         let marked = Double(echoOnly.filter { $0 }.count) / Double(echoOnly.count)
