@@ -144,10 +144,13 @@ struct DialogueTerminalTests {
         try session.waitForPromptLine("A en-US idle>")
         // Apertium's processes are stopped, so the turn stays in translation until Ctrl-C.
         let program = try session.programIdentifier()
-        var stages: [Int32] = []
-        try session.waitFor("parley's Apertium pipelines") { _ in
-            stages = (try? Self.apertiumStages(under: program)) ?? []
-            return !stages.isEmpty
+        // All of them: the pipelines start one after another, and one caught before the next
+        // had started left the other to translate (a fresh-clone run read "Buenos días").
+        var (stages, since) = ([Int32](), Date())
+        try session.waitFor("parley's Apertium pipelines, none started for 1 s") { _ in
+            let now = (try? Self.apertiumStages(under: program)) ?? []
+            if now != stages { (stages, since) = (now, Date()) }
+            return !stages.isEmpty && Date().timeIntervalSince(since) >= 1
         }
         stages.forEach { kill($0, SIGSTOP) }
         try session.type("good morning")
