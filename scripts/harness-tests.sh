@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Tests of the test harness itself: that a test server which ends under a target
-# is counted as a failure of that target, with the end of its log, that the target
-# is not run again, and that the next target runs against the server started
-# again at the same address; on PulseAudio (SIGABRT, as its shared-memory assertion
-# ends it) and on pipewire-pulse (SIGKILL), through scripts/run-tests.sh and up to
-# test-all.sh's closing line.
+# is counted as a failure of that target, with the end of its log, and that the
+# next target runs against the server started again at the same address; on
+# PulseAudio (SIGABRT, as its shared-memory assertion ends it) and on pipewire-pulse
+# (SIGKILL, SIGSEGV), through scripts/run-tests.sh and up to test-all.sh's closing
+# line. The first crash of a run (SIGSEGV, SIGABRT) runs its target again once, and
+# that run counts; a kill from outside, or a second crash, counts as a failure.
 #
 # The Swift tests are played by a stand-in for `swift` (SWIFT=…): `build` does
 # nothing, and `test --filter '^Target\.…'` prints what Swift Testing prints for the
@@ -13,6 +14,8 @@
 #   kill-SIG    kills the server's pulseaudio or pipewire-pulse with SIG, waits 2 s
 #               (the watcher looks twice a second), then two tests pass
 #   kill-SIG-failing  the same, and a third test fails
+#   kill-SIG-once-failing  kills the server and fails a test in the target's first
+#               run only; a run after it passes its two tests
 # Other targets run no test. Each case takes a few seconds; no Swift is built.
 #
 #   scripts/harness-tests.sh
@@ -33,8 +36,16 @@ target=${filter#^}
 target=${target%%\\.*}
 what=""
 for word in $HARNESS_PLAN; do [ "${word%%:*}" = "$target" ] && what=${word#*:}; done
+if [ "$what" != "${what%-once-failing}" ]; then
+  if [ -e "$HARNESS_WORK/killed" ]; then what=two; else touch "$HARNESS_WORK/killed"; what=${what%-once-failing}-failing; fi
+fi
 echo "◇ Test run started."
 case "$what" in
+two)
+  echo "✔ Test first() passed after 0.010 seconds."
+  echo "✔ Test second() passed after 0.010 seconds."
+  echo "✔ Test run with 2 tests passed after 0.010 seconds."
+  ;;
 live)
   if timeout 5 pactl info >/dev/null 2>&1; then
     echo "✔ Test serverAnswers() passed after 0.010 seconds."
@@ -83,7 +94,8 @@ check() {
 }
 run() {
   # The runs under test report on their own closing line, not into this script's TEST_REPORT.
-  env -u TEST_REPORT -u TEST_LABEL -u TEST_SELECTION SWIFT="$work/swift" "$@" >"$work/out" 2>&1
+  rm -f "$work/killed"
+  env -u TEST_REPORT -u TEST_LABEL -u TEST_SELECTION SWIFT="$work/swift" HARNESS_WORK="$work" "$@" >"$work/out" 2>&1
   status=$?
 }
 
@@ -98,7 +110,15 @@ check "PulseAudio aborted under a target: its failure and the abort both count, 
   '[ "$status" -ne 0 ] && grep -q "^tests: 3 passed, 2 failed$" "$work/out" && grep -q "^failing test targets: AudioTests$" "$work/out"'
 check "the abort is named with the end of the server's log" \
   'grep -q "^AudioTests: .* pulseaudio (pid [0-9]*) ended on its own; its log ends: .* | " "$work/out"'
-check "the target is run once, not again" '[ "$(grep -c "^== AudioTests" "$work/out")" -eq 1 ]'
+check "the target ran again once after the first abort, not after the second" \
+  '[ "$(grep -c "runs again (once a run)" "$work/out")" -eq 1 ] && grep -q "^   server crash: AudioTests: .* pulseaudio (pid [0-9]*) ended on its own" "$work/out"'
+
+run HARNESS_PLAN="AudioTests:kill-SEGV-once-failing ParleyCommandTests:live" TEST_SELECTION="AudioTests ParleyCommandTests" \
+  scripts/with-test-server.sh --pipewire scripts/run-tests.sh
+check "pipewire-pulse crashed once under a target: the target runs again, that run counts, and the crash is named" \
+  '[ "$status" -eq 0 ] && grep -q "^tests: 3 passed, 0 failed$" "$work/out" \
+     && grep -q "^server crash: AudioTests: .* pipewire-pulse (pid [0-9]*) ended on its own; .*signal SIGSEGV$" "$work/out" \
+     && grep -q "^with-test-server.sh: .* pipewire-pulse (pid [0-9]*) crashed (its target ran again)" "$work/out"'
 
 run HARNESS_PLAN="AudioTests:kill-KILL ParleyCommandTests:live" TEST_SELECTION="AudioTests ParleyCommandTests" \
   scripts/with-test-server.sh --pipewire scripts/run-tests.sh
@@ -111,9 +131,9 @@ check "a command that succeeds while its server ends fails, with the end named" 
   '[ "$status" -eq 1 ] && grep -q "^with-test-server.sh: .* pulseaudio (pid [0-9]*) ended on its own" "$work/out"'
 
 run HARNESS_PLAN="AudioTests:kill-ABRT ParleyCommandTests:live" scripts/test-all.sh 'ends'
-check "test-all's closing line counts an end on each server" \
-  '[ "$status" -ne 0 ] && grep -q "^PulseAudio server: [0-9]* passed, 1 failed$" "$work/out" \
-     && grep -q "^PipeWire server: [0-9]* passed, 1 failed$" "$work/out" && grep -q "^tests: [0-9]* passed, 2 failed$" "$work/out"'
+check "test-all's closing line counts the second abort on each server, the first having run its target again" \
+  '[ "$status" -ne 0 ] && grep -q "^PulseAudio server: [0-9]* passed, 1 failed; the server crashed once, and its target ran again$" "$work/out" \
+     && grep -q "^PipeWire server: [0-9]* passed, 1 failed; the server crashed once" "$work/out" && grep -q "^tests: [0-9]* passed, 2 failed$" "$work/out"'
 
 echo "harness: $passed passed, $failed failed"
 if [ -n "${TEST_REPORT:-}" ]; then

@@ -11,7 +11,8 @@
 # It fails when any run fails, or when no test ran at all. With a FILTER the
 # worker's and the harness's tests are not run (FILTER picks Swift tests by name).
 # A process of a test server that ends during a run is one failure of the target
-# it ended under (scripts/run-tests.sh), and is started again for the next.
+# it ended under (scripts/run-tests.sh), and is started again for the next; the
+# first crash of a server's run runs its target again instead, and is listed at the end.
 #
 #   scripts/test-all.sh [FILTER]   # FILTER: a regular expression over test names
 set -uo pipefail
@@ -84,6 +85,10 @@ if [ ${#failing[@]} -gt 0 ]; then
     echo "-- on $server:"
     tail -n +2 "$reports/$server"
   done
+fi
+if grep -qh '^server crash: ' "$reports"/* 2>/dev/null; then
+  echo "server crashes whose target ran again (run-tests.sh):"
+  grep -h '^server crash: ' "$reports"/* | sed 's/^server crash: /  /'
 fi
 echo "tests: $passed passed, $failed failed"
 [ ${#failing[@]} -eq 0 ]
