@@ -38,6 +38,7 @@ extension SessionController {
     /// The echo guard's microphone stream's read callback (mainloop thread).
     func microphoneReadable(_ stream: PulseStream) {
         stream.readFragments { samples, count in
+            let before = echoGuard.verdict
             if let samples { judge(samples) }
             guard echoSubtraction != nil else {
                 if deliversMicrophone, let samples { captured(samples) }
@@ -55,6 +56,9 @@ extension SessionController {
                 logger.debug("echo subtraction: \(report)")
             }
             guard deliversMicrophone, let ready else { return }
+            // The subtraction may hold this audio a while (for its monitor, or the first
+            // playback's direct path); the guard's word that a person began goes at once.
+            if before != .person, echoGuard.verdict == .person { announcePerson() }
             for run in ready { run.samples.withUnsafeBufferPointer { captured($0, echoAlone: run.echoAlone, verdict: run.verdict) } }
         }
     }
@@ -96,6 +100,13 @@ extension SessionController {
         guard verdict != before else { return }
         let path = echoGuard.path
         logger.debug("echo guard: \(verdict) (echo lag \(path.lag.map { "\($0 * 20) ms" } ?? "unknown"), gain \(path.gain))")
+    }
+
+    /// Hands the consumer a chunk with no samples that says the echo guard heard a person,
+    /// ahead of the audio it judged (`PCMChunk`), where the gate is open.
+    private func announcePerson() {
+        guard gate.isOpen else { return }
+        capture.push(PCMChunk(format: .recognition, samples: [], echo: .person))
     }
 
     /// Measures one fragment and hands what the gate admits to the consumer; `echoAlone`: the

@@ -99,13 +99,15 @@ extension TurnCoordinator {
     /// own microphone heard it (nil: both sides share it): the other side's is not listened to.
     func consume(_ chunk: PCMChunk, from microphone: DialogueSide? = nil) async {
         // Kept for a request that listens on (`listenOn`): on the microphone both sides share.
-        if microphone == nil, configuration.bargeIn { self.microphone.keep(chunk, at: clock.now()) }
-        if self.microphone.turn == nil, listensWhileSpeaking {
-            if let microphone, case let .speaking(side) = state, microphone != side { return }
+        if microphone == nil, configuration.bargeIn, !chunk.isEmpty { self.microphone.keep(chunk, at: clock.now()) }
+        // While a barge-in request is being opened, what is captured is kept for it.
+        if self.microphone.turn == nil, listensWhileSpeaking || bargeInWatch.opening {
+            if let microphone, microphone != state.side { return }
             return await overhear(chunk)
         }
         if self.microphone.accepts(from: microphone), self.microphone.turn?.bargeIn != nil { await holdIfPerson(chunk) }
-        guard self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
+        // A chunk with no samples is the guard's word of a person ahead of its audio: it can only hold.
+        guard !chunk.isEmpty, self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
         await feed(self.microphone.heard(chunk), to: turn)
     }
 

@@ -1,4 +1,8 @@
 /// A run of 16-bit PCM samples that moves through the pipeline as one piece.
+///
+/// A captured chunk with no samples whose `echo` is `.person` is the echo guard's word that a
+/// person began over the machine's speech, sent ahead of the audio it judged: that audio
+/// follows, in later chunks, once Parley's echo subtraction has taken the echo out of it.
 public struct PCMChunk: Sendable, Equatable {
     /// The format of `samples`.
     public var format: AudioFormat

@@ -56,6 +56,26 @@ struct BargeInTests {
         }
     }
 
+    @Test("the guard's word of a person, ahead of the audio it judged, holds the translation at once; that audio, delivered after, decides")
+    func wordAheadHolds() async throws {
+        let rig = try await speakingToB()
+        rig.recognizer.script([[.speechStarted(at: 0), TestRig.final("espera, no es eso")]])
+        let (requests, appended) = (rig.recognizer.requests.count + rig.recognizer.pairRequests.count, rig.recognizer.appendCount)
+        #expect(rig.audio.feed(PCMChunk(format: .recognition, samples: [], echo: .person)))
+        try await rig.recorder.waitForState(.held(.b))
+        #expect(rig.audio.log.contains("pausePlayback"), "\(rig.audio.log)")
+        try await rig.waitUntil("a request opened for the person") {
+            rig.recognizer.requests.count + rig.recognizer.pairRequests.count > requests
+        }
+        #expect(rig.recognizer.appendCount == appended, "a chunk with no samples is given to no request")
+        #expect(!rig.recorder.events.contains { if case .interrupted = $0 { true } else { false } }, "nothing decided before the words")
+        rig.audio.feed(FakeAudio.personChunk)
+        let turns = try await rig.turns(2)
+        #expect(rig.recorder.events.contains { if case .interrupted(.b, _) = $0 { true } else { false } })
+        #expect(turns[0].side == .a && turns[0].playedSeconds != nil, "the translation is written as interrupted")
+        #expect(turns[1].side == .b && turns[1].text == "espera, no es eso" && turns[1].input == .speech)
+    }
+
     @Test("no words, a backchannel, or the translation's own words let the held translation play on",
           arguments: ["", "mm", "sí", nil])
     func notAnInterruption(_ heard: String?) async throws {
