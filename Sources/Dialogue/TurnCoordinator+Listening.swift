@@ -76,6 +76,7 @@ extension TurnCoordinator {
         }
         guard epoch.isCurrent(token) else { _ = await request.cancel(); return }
         microphone.turn = ListeningTurn(side: side, request: request, startedAt: clock.now(), simultaneous: simultaneous)
+        if simultaneous { microphone.turn?.underEcho.yieldSeconds = Double(endpoint) / 1000 }
         do {
             try await source.startListening()
         } catch {
@@ -108,6 +109,7 @@ extension TurnCoordinator {
         if self.microphone.accepts(from: microphone), self.microphone.turn?.bargeIn != nil { await holdIfPerson(chunk) }
         // A chunk with no samples is the guard's word of a person ahead of its audio: it can only hold.
         guard !chunk.isEmpty, self.microphone.accepts(from: microphone), let turn = self.microphone.turn else { return }
+        self.microphone.guardTold(chunk)
         await feed(self.microphone.heard(chunk), to: turn)
     }
 

@@ -37,6 +37,39 @@ struct ConversationPartsTests {
         #expect(!silent(listening.heard(echo)), "a person heard over a translation is heard as it is")
     }
 
+    @Test("a side interpreted while it speaks hears the echo as silence once its speaker has yielded under their clauses: heard over them, then only the echo for longer than the yield silence; a pause, or a guard that never told the speaker apart, takes nothing")
+    func speakerYieldsUnderEcho() async throws {
+        let request = try await FakeRecognizer().makeRequest(locale: LocaleTag("en-US")!, options: RecognitionOptions())
+        func silent(_ chunk: PCMChunk) -> Bool { chunk.samples.allSatisfy { $0 == 0 } }
+        var listening = MicrophoneListening()
+        listening.turn = ListeningTurn(side: .a, request: request, startedAt: 0, simultaneous: true)
+        listening.turn?.underEcho.yieldSeconds = 1.5
+        _ = listening.note(.speechStarted(at: 0.2))
+        func heard(_ chunk: PCMChunk) -> Bool {
+            listening.guardTold(chunk)
+            return !silent(listening.heard(chunk))
+        }
+        let (echo, person) = (chunk(0.2, .echo), chunk(0.2, .person))
+        // A guard that has not told the speaker from the clauses this turn takes nothing.
+        #expect((0..<15).allSatisfy { _ in heard(echo) }, "3 s of echo before any person")
+        // Heard over the clauses, then a pause of 1.4 s under them: still the speaker's turn.
+        #expect(heard(person))
+        #expect((0..<7).allSatisfy { _ in heard(echo) })
+        #expect(heard(person))
+        // Then only the echo: heard as it is up to the yield silence, silence after it.
+        let afterSpeech = (0..<12).map { _ in heard(echo) }
+        #expect(afterSpeech == Array(repeating: true, count: 7) + Array(repeating: false, count: 5), "\(afterSpeech)")
+        // A quiet stretch with nothing played does not start the count again; a sound does.
+        #expect(heard(chunk(0.2, .noPlayback)) && !heard(echo))
+        #expect(heard(chunk(0.2, .noPlayback, value: 1_000)) && heard(echo))
+        // The guard hears the speaker again: heard as they are, and the count starts again.
+        #expect(heard(person) && (0..<7).allSatisfy { _ in heard(echo) })
+        // Turn by turn, nothing of this applies: the guard's echo is silence from the start.
+        listening.turn = ListeningTurn(side: .a, request: request, startedAt: 0)
+        listening.turn?.underEcho.yieldSeconds = 1.5
+        #expect(heard(person) && !heard(echo) && !listening.turn!.underEcho.heardOverEcho)
+    }
+
     @Test("the barge-in watch keeps the last 0.3 s, says when a person begins, and keeps everything while a request opens")
     func bargeInWatch() {
         var watch = BargeInWatch()

@@ -120,15 +120,24 @@ struct MicrophoneListening: Sendable {
     /// translation is heard as it is, from the pre-roll on). A side interpreted while it speaks
     /// hears its clauses play while it talks, as loud as itself: it hears silence only where
     /// the echo subtraction explains what the microphone heard (the echo alone), which would
-    /// otherwise hold its turn open and be written as its words again; and, until it hears a
+    /// otherwise hold its turn open and be written as its words again; until it hears a
     /// person, wherever the guard says echo: a turn that opens as the last clause ends hears
-    /// that clause's tail in the room, which is not its speaker beginning.
+    /// that clause's tail in the room, which is not its speaker beginning; and wherever the
+    /// guard says echo once its speaker has yielded under their clauses (`SpeakerUnderEcho`):
+    /// what is left of the clauses after the subtraction would be decoded as words nobody said.
     func heard(_ chunk: PCMChunk) -> PCMChunk {
         guard let turn else { return chunk }
         let guardsEcho = chunk.echo == .echo
-        let echo = turn.simultaneous ? chunk.echoAlone || (guardsEcho && turn.speechStart == nil)
+        let echo = turn.simultaneous ? chunk.echoAlone || (guardsEcho && (turn.speechStart == nil || turn.underEcho.yielded))
             : guardsEcho && turn.bargeIn?.detectedAt == nil
         return echo ? PCMChunk(format: chunk.format, samples: Array(repeating: 0, count: chunk.samples.count)) : chunk
+    }
+
+    /// Notes what the echo guard made of `chunk`, about to be heard by the open request, where
+    /// it tells whether the speaker of a simultaneous turn goes on under their clauses.
+    mutating func guardTold(_ chunk: PCMChunk) {
+        guard turn?.simultaneous == true else { return }
+        turn?.underEcho.note(chunk)
     }
 
     /// Drops the open request; returns it, for the caller to cancel.
@@ -193,6 +202,8 @@ struct ListeningTurn: Sendable {
     /// The end of what the request heard, kept on the microphone both sides share for the
     /// voice's pitch (`VoiceProfiles`).
     var voice = HeardVoice()
+    /// For a simultaneous turn: whether its speaker is still heard under their clauses.
+    var underEcho = SpeakerUnderEcho()
 }
 
 /// A request that hears a person over a translation: one opened when the echo guard heard a

@@ -1,0 +1,47 @@
+import ParleyCore
+
+/// Whether the speaker of a simultaneous turn on a shared microphone goes on under their own
+/// clauses, as the echo guard tells it chunk by chunk.
+///
+/// The clauses play while the speaker talks, so what reaches the recognizer is the speaker
+/// with the clauses' residue under them; once the speaker stops, it is the residue alone, and
+/// the recognizer would keep the turn open on it and commit words nobody said. The guard's
+/// `.echo` marks a stretch as no louder than the clauses' echo can be; a speaker's pause
+/// (0.6–1.0 s in natural speech) is such a stretch too, and so is a person the guard cannot
+/// tell from an echo as loud as they are. So the speaker counts as yielded only when the guard
+/// has heard them over the clauses this turn (it tells them apart in this room), and has since
+/// heard the echo alone for longer than the silence that ends the turn: then the speaker has
+/// stopped, and what follows under the clauses is echo until the guard hears a person again.
+///
+/// A stretch with nothing played that sounds above `soundFloor` is a person, with or without
+/// the guard: it starts the count again. A quieter one neither adds to it nor starts it again.
+struct SpeakerUnderEcho: Sendable {
+    /// The silence that ends the turn, in seconds (infinite: the speaker never counts as yielded).
+    var yieldSeconds = Double.infinity
+    /// Whether the guard has heard a person over the clauses this turn.
+    private(set) var heardOverEcho = false
+    /// Seconds of audio the guard has called echo since it last heard a person.
+    private(set) var echoSeconds = 0.0
+
+    /// RMS of full scale above which a chunk with nothing played is someone's sound (−40 dBFS,
+    /// the echo guard's floor).
+    static let soundFloor = 0.01
+
+    /// Notes the guard's verdict on `chunk`.
+    mutating func note(_ chunk: PCMChunk) {
+        switch chunk.echo {
+        case .person:
+            heardOverEcho = true
+            echoSeconds = 0
+        case .echo:
+            echoSeconds += chunk.duration
+        case .noPlayback:
+            if chunk.level.rms > Self.soundFloor { echoSeconds = 0 }
+        }
+    }
+
+    /// Whether the speaker has yielded under their clauses: heard over them this turn, and the
+    /// echo alone for longer than the yield silence since.
+    var yielded: Bool { heardOverEcho && echoSeconds > yieldSeconds }
+}
+
