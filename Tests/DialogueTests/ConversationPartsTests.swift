@@ -37,7 +37,7 @@ struct ConversationPartsTests {
         #expect(!silent(listening.heard(echo)), "a person heard over a translation is heard as it is")
     }
 
-    @Test("a side interpreted while it speaks hears the echo as silence once its speaker has yielded under their clauses: heard over them, then only the echo for longer than the yield silence; a pause, or a guard that never told the speaker apart, takes nothing")
+    @Test("a side interpreted while it speaks hears the echo as silence once its speaker has yielded under their clauses: heard over them, then nobody (the echo alone, or quiet) for longer than the yield silence; a pause, or a guard that never told the speaker apart, takes nothing")
     func speakerYieldsUnderEcho() async throws {
         let request = try await FakeRecognizer().makeRequest(locale: LocaleTag("en-US")!, options: RecognitionOptions())
         func silent(_ chunk: PCMChunk) -> Bool { chunk.samples.allSatisfy { $0 == 0 } }
@@ -64,6 +64,10 @@ struct ConversationPartsTests {
         #expect(heard(chunk(0.2, .noPlayback, value: 1_000)) && heard(echo))
         // The guard hears the speaker again: heard as they are, and the count starts again.
         #expect(heard(person) && (0..<7).allSatisfy { _ in heard(echo) })
+        // Quiet with nothing played counts as much as the echo: a clause that begins 1.2 s
+        // after the speaker stopped is heard for 0.2 s, then silence.
+        #expect(heard(person) && (0..<6).allSatisfy { _ in heard(chunk(0.2, .noPlayback)) })
+        #expect(heard(echo) && !heard(echo))
         // Turn by turn, nothing of this applies: the guard's echo is silence from the start.
         listening.turn = ListeningTurn(side: .a, request: request, startedAt: 0)
         listening.turn?.underEcho.yieldSeconds = 1.5

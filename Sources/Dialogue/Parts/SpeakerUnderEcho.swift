@@ -10,18 +10,21 @@ import ParleyCore
 /// (0.6–1.0 s in natural speech) is such a stretch too, and so is a person the guard cannot
 /// tell from an echo as loud as they are. So the speaker counts as yielded only when the guard
 /// has heard them over the clauses this turn (it tells them apart in this room), and has since
-/// heard the echo alone for longer than the silence that ends the turn: then the speaker has
-/// stopped, and what follows under the clauses is echo until the guard hears a person again.
+/// heard nobody for longer than the silence that ends the turn: only the echo, or quiet with
+/// nothing played (a clause that begins just short of the yield silence finds it nearly
+/// spent). Then the speaker has stopped, and what follows under the clauses is echo until the
+/// guard hears a person again.
 ///
 /// A stretch with nothing played that sounds above `soundFloor` is a person, with or without
-/// the guard: it starts the count again. A quieter one neither adds to it nor starts it again.
+/// the guard: it starts the count again.
 struct SpeakerUnderEcho: Sendable {
     /// The silence that ends the turn, in seconds (infinite: the speaker never counts as yielded).
     var yieldSeconds = Double.infinity
     /// Whether the guard has heard a person over the clauses this turn.
     private(set) var heardOverEcho = false
-    /// Seconds of audio the guard has called echo since it last heard a person.
-    private(set) var echoSeconds = 0.0
+    /// Seconds of audio in which nobody was heard (the echo alone, or quiet with nothing
+    /// played) since the guard last heard a person.
+    private(set) var unheardSeconds = 0.0
 
     /// RMS of full scale above which a chunk with nothing played is someone's sound (−40 dBFS,
     /// the echo guard's floor).
@@ -32,16 +35,16 @@ struct SpeakerUnderEcho: Sendable {
         switch chunk.echo {
         case .person:
             heardOverEcho = true
-            echoSeconds = 0
+            unheardSeconds = 0
         case .echo:
-            echoSeconds += chunk.duration
+            unheardSeconds += chunk.duration
         case .noPlayback:
-            if chunk.level.rms > Self.soundFloor { echoSeconds = 0 }
+            unheardSeconds = chunk.level.rms > Self.soundFloor ? 0 : unheardSeconds + chunk.duration
         }
     }
 
-    /// Whether the speaker has yielded under their clauses: heard over them this turn, and the
-    /// echo alone for longer than the yield silence since.
-    var yielded: Bool { heardOverEcho && echoSeconds > yieldSeconds }
+    /// Whether the speaker has yielded under their clauses: heard over them this turn, and
+    /// nobody for longer than the yield silence since.
+    var yielded: Bool { heardOverEcho && unheardSeconds > yieldSeconds }
 }
 
