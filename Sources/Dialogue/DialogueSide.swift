@@ -117,3 +117,19 @@ public struct DialogueConfiguration: Sendable, Hashable {
         set { if side == .a { sideA = newValue } else { sideB = newValue } }
     }
 }
+
+extension DialogueConfiguration {
+    /// The options of the request that hears `side`'s turn. A simultaneous turn goes on across
+    /// the speaker's pauses: a pause ends a clause, and only the yield silence ends the turn
+    /// (with a microphone each too: the other side's microphone is heard only on its turn, and
+    /// what the speaker says after a pause that ended the turn would be heard by no one). On
+    /// the microphone both sides share (`sharedMicrophone`), each of its clauses tells how much
+    /// it sounded like the other side's language, for the transcript.
+    func listeningOptions(for side: DialogueSide, simultaneous: Bool, sharedMicrophone: Bool) -> RecognitionOptions {
+        let yield = simultaneous ? yieldMilliseconds : nil
+        var options = RecognitionOptions.conversation(endpointMilliseconds: max(endpointMilliseconds, yield ?? 0),
+                                                      interpreting: simultaneous ? commitPolicy : nil)
+        if simultaneous, sharedMicrophone { options.otherLocale = self[side.other].locale }
+        return options
+    }
+}

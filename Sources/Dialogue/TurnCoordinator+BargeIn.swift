@@ -151,20 +151,19 @@ extension TurnCoordinator {
         }
         guard state != .ended else { return }
         emit(.sideAssigned(side: draft.side, locale: draft.locale, confidence: heard.confidence, flipped: false, basis: heard.basis))
-        switch state {
-        case .held, .speaking:
-            guard heard.side == turn.side else {
-                draft.assignment?.overTranslation = .wentOn
-                floor.goOn(with: draft, heard: heard)
-                return await passOver(turn.side, held: held, reason: "side \(heard.side) goes on; their words follow the translation")
-            }
+        switch floor.wordsOverTranslation(of: heard.side, listener: turn.side, in: state) {
+        case .speakerGoesOn:
+            draft.assignment?.overTranslation = .wentOn
+            floor.goOn(with: draft, heard: heard)
+            return await passOver(turn.side, held: held, reason: "side \(heard.side) goes on; their words follow the translation")
+        case .interrupts:
             draft.assignment?.overTranslation = .interrupted
             await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
-        case .translating:
+        case .followTranslation:
             if heard.side != turn.side { draft.assignment?.overTranslation = .wentOn }
-            floor.goOn(with: draft, heard: heard)  // said before the translation played: after it
+            floor.goOn(with: draft, heard: heard)
             return await listenOnWhileSpeaking()
-        default:
+        case .takeNow:
             await closeGate(cancelling: detachListening())
         }
         await take(draft, heard: heard)

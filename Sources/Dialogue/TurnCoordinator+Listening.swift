@@ -55,17 +55,7 @@ extension TurnCoordinator {
         let token = epoch.advance()
         setState(.listening(side))
         guard let recognizer = stages.recognizer, let source = stages.source(for: side) else { return setState(.idle(side)) }
-        // A simultaneous turn goes on across the speaker's pauses: a pause ends a clause, and
-        // only the yield silence ends the turn. With a microphone each too: the other side's
-        // microphone is heard only on its turn, and what the speaker says after a pause that
-        // ended the turn would be heard by no one.
-        let yield = simultaneous ? configuration.yieldMilliseconds : nil
-        let endpoint = max(configuration.endpointMilliseconds, yield ?? 0)
-        var options = RecognitionOptions.conversation(endpointMilliseconds: endpoint,
-                                                      interpreting: simultaneous ? configuration.commitPolicy : nil)
-        // On the microphone both sides share, each clause tells how much it sounded like the
-        // other side's language, for the transcript.
-        if simultaneous, !stages.hasSeparateDevices { options.otherLocale = configuration[side.other].locale }
+        let options = configuration.listeningOptions(for: side, simultaneous: simultaneous, sharedMicrophone: !stages.hasSeparateDevices)
         let request: any RecognitionRequest
         do {
             request = try await makeRequest(recognizer, for: side, options: options)
@@ -76,7 +66,7 @@ extension TurnCoordinator {
         }
         guard epoch.isCurrent(token) else { _ = await request.cancel(); return }
         microphone.turn = ListeningTurn(side: side, request: request, startedAt: clock.now(), simultaneous: simultaneous)
-        if simultaneous { microphone.turn?.underEcho.yieldSeconds = Double(endpoint) / 1000 }
+        if simultaneous { microphone.turn?.underEcho.yieldSeconds = Double(options.endpointMilliseconds) / 1000 }
         do {
             try await source.startListening()
         } catch {

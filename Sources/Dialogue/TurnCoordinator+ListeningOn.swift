@@ -61,44 +61,40 @@ extension TurnCoordinator {
     }
 
     /// Before a translation plays: while the speaker is heard going on (their speech began in
-    /// quiet, before it), it waits until they pause, at most `speakerWaitBound` seconds, so
+    /// quiet, before it), it waits until they pause, at most `Floor.speakerWaitBound` seconds, so
     /// that their words are heard without it over them. Their words then follow it (`Floor.goOn`).
     func waitWhileSpeakerGoesOn(_ token: TurnEpoch.Token) async {
         var deadline: Double?
         while epoch.isCurrent(token), let turn = microphone.turn, turn.bargeIn?.detectedAt == nil,
               bargeInWatch.beganInQuiet(turn.speechStart) {
             let now = clock.now()
-            if now >= deadline ?? now + Self.speakerWaitBound { return }
-            deadline = deadline ?? now + Self.speakerWaitBound
+            deadline = deadline ?? now + Floor.speakerWaitBound
+            guard now < deadline ?? now else { return }
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
-    /// The longest a translation waits for its speaker to pause.
-    static let speakerWaitBound = 15.0
-
     /// Before a translation plays while a request listens on: a pause ends the speaker's
-    /// sentence, not their floor. The translation waits until nobody has been heard for the
-    /// yield silence (`--yield-ms`), at most `yieldWaitBound` seconds, so that a speaker who
-    /// goes on after a pause is heard without their translation over them (with loudspeakers,
-    /// its echo can be as loud as they are); their words follow it (`Floor.goOn`). With a yield
-    /// silence no longer than the endpoint, the translation plays at the endpoint.
+    /// sentence, not their floor. The translation waits while the speaker holds the floor
+    /// (`Floor.speakerHolds`: heard within the yield silence, `--yield-ms`), at most
+    /// `Floor.yieldWaitBound` seconds, so that a speaker who goes on after a pause is heard
+    /// without their translation over them (with loudspeakers, its echo can be as loud as they
+    /// are); their words follow it (`Floor.goOn`). With a yield silence no longer than the
+    /// endpoint, the translation plays at the endpoint.
     func waitUntilTheSpeakerYields(_ token: TurnEpoch.Token) async {
         guard let milliseconds = configuration.yieldMilliseconds, milliseconds > configuration.endpointMilliseconds else { return }
         // The request that listens on may be between two (one ended with nothing, the next
         // not yet open): one is opened, and the wait holds whether or not it could be.
         if microphone.turn == nil { await listenOnWhileSpeaking() }
         guard epoch.isCurrent(token), microphone.turn?.bargeIn != nil || microphone.turn == nil && listensOn else { return }
-        let yield = Double(milliseconds) / 1000
         var deadline: Double?
         while epoch.isCurrent(token) {
-            let now = clock.now(), turn = microphone.turn
-            deadline = deadline ?? now + Self.yieldWaitBound
+            let (now, turn) = (clock.now(), microphone.turn)
+            deadline = deadline ?? now + Floor.yieldWaitBound
             // Waits only while a request listens on, or a new one opens after words it heard.
-            guard now < deadline ?? now, turn == nil || turn?.bargeIn?.detectedAt == nil && turn?.bargeIn != nil else { return }
-            // Quiet for the yield silence, and the request has heard long enough to tell speech.
-            let yielded = now >= (speechEnd ?? -.infinity) + yield && (turn.map { now >= $0.startedAt + Self.speechOnsetSeconds } ?? true)
-            guard microphone.hearsSpeech || !yielded else { return }
+            guard now < deadline ?? now, turn == nil || turn?.bargeIn?.detectedAt == nil && turn?.bargeIn != nil,
+                  Floor.speakerHolds(at: now, yield: Double(milliseconds) / 1000, hearsSpeech: microphone.hearsSpeech,
+                                     speechEnd: speechEnd, listeningSince: turn?.startedAt) else { return }
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
@@ -107,13 +103,6 @@ extension TurnCoordinator {
     var speechEnd: Double? {
         microphone.speechEndedTold.map { $0 - Double(configuration.endpointMilliseconds) / 1000 }
     }
-
-    /// The longest a translation waits for its speaker to yield the floor: a speaker who goes
-    /// on longer hears it begin over them.
-    static let yieldWaitBound = 30.0
-
-    /// Audio a request needs to tell that speech began.
-    static let speechOnsetSeconds = 0.3
 
     /// A chunk the request listening on hears before anyone held the translation: kept in the
     /// watch's pre-roll. When the echo guard hears a person in it over the translation playing

@@ -62,21 +62,12 @@ extension TurnCoordinator {
         guard var heard = await attribution.attribute(hypotheses, sides: [turn.side, turn.side.other],
                                                       configuration: configuration, times: times) else { return nil }
         heard.pitch = turn.voice.pitch
-        if heard.byTurnOrder, let pitch = heard.pitch, let party = voices.party(forHertz: pitch) {
-            heard.side = party == DialogueSide.a.index ? .a : .b
-            (heard.byTurnOrder, heard.byVoice) = (false, true)
-        }
-        return heard
+        return floor.byVoice(heard)
     }
 
-    /// An attributed utterance becomes its side's turn; it is the one `:flip` re-assigns. One
-    /// its language gave surely teaches its side's voice.
+    /// An attributed utterance becomes its side's turn (`Floor.took`); it is the one `:flip` re-assigns.
     func take(_ draft: TurnDraft, heard: HeardUtterance) async {
-        var heard = heard
-        if !heard.byTurnOrder, !heard.byVoice, heard.confidence >= VoiceProfiles.learningConfidence, let pitch = heard.pitch {
-            heard.taughtVoice = voices.learn(pitch, party: heard.side.index)
-        }
-        lastHeard = heard
+        floor.took(heard)
         await offerOrProcess(draft)
     }
 
@@ -84,7 +75,7 @@ extension TurnCoordinator {
     /// side's language is translated the other way and spoken to the first side; the
     /// transcript gets a new turn that names the one it re-assigns.
     public func flip() async {
-        guard var heard = lastHeard else {
+        guard let heard = floor.lastHeard else {
             return emit(.notice(configuration.turnTaking == .auto
                 ? "nothing to flip: no utterance was heard since hands-free turns began or since the last typed turn"
                 : "nothing to flip: :flip re-assigns the last utterance of hands-free turns (:turns auto)"))
@@ -94,16 +85,9 @@ extension TurnCoordinator {
         guard var draft = heard.draft(for: side, configuration: configuration, flipOf: heard.turnNumber) else {
             return emit(.notice("the last utterance has no reading in \(configuration[side].locale); nothing to flip"))
         }
-        guard await leaveListening(for: .idle(side), correction: true) else { return }
-        if heard.taughtVoice, let pitch = heard.pitch {
-            voices.forget(pitch, party: heard.side.index)
-            voices.learn(pitch, party: side.index)
-        }
-        heard.side = side
-        heard.turnNumber = nil
-        lastHeard = heard
+        guard await leaveListening(for: .idle(side), correction: true), let flipped = floor.flip() else { return }
         draft.times.recognized = clock.now()
-        emit(.sideAssigned(side: side, locale: draft.locale, confidence: heard.confidence, flipped: true, basis: .flip))
+        emit(.sideAssigned(side: side, locale: draft.locale, confidence: flipped.confidence, flipped: true, basis: .flip))
         emit(.transcript(side: side, text: draft.text, input: .speech, confidence: draft.confidence))
         await process(draft)
     }

@@ -127,14 +127,8 @@ extension TurnCoordinator {
         await stopSpeech()
         await closeGate(cancelling: request)
         emit(.cancelled("interpretation"))
-        let spoken = current.records.filter { $0.speakStart != nil || !canSpeak(to: current.side.other) }
-        guard !spoken.isEmpty else { return setState(.idle(current.side)) }
-        var partial = current
-        partial.records = spoken
-        let text = spoken.map(\.text).joined(separator: " ")
-        let draft = partial.draft(EndedSpeech(text: text, confidence: nil,
-                                              times: TurnTimes(speechEnd: clock.now(), recognized: clock.now())),
-                                  configuration: configuration)
+        guard let draft = current.spokenSoFar(everyClause: !canSpeak(to: current.side.other), at: clock.now(),
+                                              configuration: configuration) else { return setState(.idle(current.side)) }
         await finish(draft)
     }
 
@@ -143,24 +137,7 @@ extension TurnCoordinator {
     /// interpretation is over. True when there was one.
     func recordInterpretationSoFar() -> Bool {
         guard let current = interpreter.stop() else { return false }
-        var shown = current.records
-        var played: Double?
-        if var cut = current.inFlight, !cut.translation.isEmpty {
-            let now = clock.now()
-            if let start = cut.speakStart {
-                cut.speakEnd = now
-                played = max(0, now - start)
-            }
-            shown.append(cut)
-        }
-        guard !shown.isEmpty else { return true }
-        var partial = current
-        partial.records = shown
-        var draft = partial.draft(current.ended ?? EndedSpeech(text: shown.map(\.text).joined(separator: " "), confidence: nil,
-                                                               times: TurnTimes(speechEnd: clock.now(), recognized: clock.now())),
-                                  configuration: configuration)
-        draft.playedSeconds = played
-        record(draft)
+        if let draft = current.shownSoFar(at: clock.now(), configuration: configuration) { record(draft) }
         return true
     }
 }

@@ -44,16 +44,8 @@ extension TurnCoordinator {
     }
 
     private func finishCorrection(_ text: String) async {
-        guard var draft = correcting else { return }
+        guard var draft = correcting?.corrected(by: text) else { return }
         correcting = nil
-        let choices = [draft.text] + draft.alternatives
-        let heard = draft.text
-        if let number = Int(text), choices.indices.contains(number - 1) {
-            draft.text = choices[number - 1]
-        } else if !text.isEmpty {
-            draft.text = text
-        }
-        if draft.text != heard { draft.translation = nil }
         draft.times.recognized = clock.now()
         emit(.transcript(side: draft.side, text: draft.text, input: .speech, confidence: draft.confidence))
         await process(draft)
@@ -134,9 +126,7 @@ extension TurnCoordinator {
         if draft.input == .speech, draft.assignment == nil {
             draft.assignment = SideAssignment(basis: stages.hasSeparateDevices ? .device : .turnOrder)
         }
-        let number = floor.turnFinished()
-        lastHeard = draft.assignment?.confidence == nil ? nil : lastHeard
-        lastHeard?.turnNumber = number
+        let number = floor.turnFinished(decidedByHearing: draft.assignment?.confidence != nil)
         if let entry = draft.entry(number: number) {
             write(entry)
             floor.spoke(entry.translation, to: draft.side.other)

@@ -40,13 +40,8 @@ public actor TurnCoordinator {
     var correcting: TurnDraft?
     var activeTurn: TurnDraft?
     var turnTask: Task<Void, Never>?
-    /// Who may speak next, the typed lines waiting for a turn, and who spoke last.
+    /// Who may speak next, the typed lines waiting for a turn, who spoke last and each side's voice.
     var floor = Floor()
-    /// The last hands-free utterance in both languages, for `:flip`.
-    var lastHeard: HeardUtterance?
-    /// Each side's voice, learned from what their language gave them: it gives the same short
-    /// words of both languages their side (`TurnCoordinator+Sides`).
-    var voices = VoiceProfiles()
     /// Listens for a person over a translation, and judges their words (`TurnCoordinator+BargeIn`).
     var bargeInWatch = BargeInWatch()
     /// The input has ended (`finishAndStop`): what was begun is finished, and nobody barges in

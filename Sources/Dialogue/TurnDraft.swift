@@ -27,4 +27,19 @@ struct TurnDraft: Sendable {
                                times: times, assignment: assignment, route: translation.route,
                                playedSeconds: playedSeconds, clauses: clauses)
     }
+
+    /// The draft as a person corrected it (`text`): empty keeps the recognized text, a number
+    /// picks an alternative (1 being the recognized text), anything else replaces it. A text
+    /// that changed is translated again.
+    func corrected(by text: String) -> TurnDraft {
+        var draft = self
+        let choices = [self.text] + alternatives
+        if let number = Int(text), choices.indices.contains(number - 1) {
+            draft.text = choices[number - 1]
+        } else if !text.isEmpty {
+            draft.text = text
+        }
+        if draft.text != self.text { draft.translation = nil }
+        return draft
+    }
 }

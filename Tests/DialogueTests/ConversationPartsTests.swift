@@ -143,6 +143,116 @@ struct ConversationPartsTests {
         #expect(repeats == ["adiós A", "hola B"])
     }
 
+    private func heard(_ side: DialogueSide, hertz: Double?, confidence: Double = 0.95, byTurnOrder: Bool = false) -> HeardUtterance {
+        var heard = HeardUtterance(readings: [.a: .init(text: "ok", confidence: confidence), .b: .init(text: "ok", confidence: confidence)],
+                                   side: side, confidence: confidence, times: TurnTimes(recognized: 0))
+        heard.pitch = hertz
+        heard.byTurnOrder = byTurnOrder
+        return heard
+    }
+
+    @Test("who spoke: what the language gave surely teaches the side's voice; the same words in both languages then go by it, not by the turn order; :flip moves the last utterance and its voice to the other side; a turn nothing heard decided leaves nothing to flip")
+    func floorKeepsWhoSpoke() {
+        var floor = Floor()
+        let unsure = heard(.a, hertz: 100, byTurnOrder: true)
+        #expect(floor.byVoice(unsure).side == .a && floor.byVoice(unsure).byTurnOrder, "no voice is known yet")
+        floor.took(heard(.a, hertz: 100, confidence: 0.5))  // too unsure to teach
+        for (side, hertz) in [(DialogueSide.a, 100.0), (.a, 104), (.b, 210), (.b, 200)] { floor.took(heard(side, hertz: hertz)) }
+        let byVoice = floor.byVoice(heard(.b, hertz: 102, byTurnOrder: true))
+        #expect(byVoice.side == .a && byVoice.byVoice && !byVoice.byTurnOrder && byVoice.basis == .voice)
+        let byLanguage = floor.byVoice(heard(.b, hertz: 102))
+        #expect(byLanguage.side == .b && !byLanguage.byVoice, "the language's word stands")
+        #expect(floor.lastHeard?.side == .b && floor.lastHeard?.taughtVoice == true)
+
+        #expect(floor.turnFinished(decidedByHearing: true) == 1 && floor.lastHeard?.turnNumber == 1)
+        let flipped = floor.flip()
+        #expect(flipped?.side == .a && flipped?.turnNumber == nil && floor.lastHeard?.side == .a)
+        // B's voice lost its last stretch (200 Hz, now A's): one left, and B's voice no longer tells.
+        #expect(floor.byVoice(heard(.a, hertz: 205, byTurnOrder: true)).byTurnOrder)
+        #expect(floor.turnFinished(decidedByHearing: false) == 2 && floor.lastHeard == nil && floor.flip() == nil)
+    }
+
+    @Test("words over a translation: the listener's interrupt it, the speaker's go on after it; said while it is translated they follow it, and once it has ended they are a turn")
+    func wordsOverTranslation() {
+        let floor = Floor()
+        #expect(floor.wordsOverTranslation(of: .b, listener: .b, in: .speaking(.b)) == .interrupts)
+        #expect(floor.wordsOverTranslation(of: .b, listener: .b, in: .held(.b)) == .interrupts)
+        #expect(floor.wordsOverTranslation(of: .a, listener: .b, in: .speaking(.b)) == .speakerGoesOn)
+        #expect(floor.wordsOverTranslation(of: .a, listener: .b, in: .held(.b)) == .speakerGoesOn)
+        #expect(floor.wordsOverTranslation(of: .a, listener: .b, in: .translating(.a)) == .followTranslation)
+        #expect(floor.wordsOverTranslation(of: .b, listener: .b, in: .translating(.a)) == .followTranslation)
+        #expect(floor.wordsOverTranslation(of: .b, listener: .b, in: .idle(.b)) == .takeNow)
+    }
+
+    @Test("the speaker holds the floor while heard, and for the yield silence after their speech ends or the request listening on opened; then it passes")
+    func speakerHolds() {
+        func holds(at now: Double, hearing: Bool = false, speechEnd: Double? = 10, listening: Double? = nil) -> Bool {
+            Floor.speakerHolds(at: now, yield: 1.5, hearsSpeech: hearing, speechEnd: speechEnd, listeningSince: listening)
+        }
+        #expect(holds(at: 11.0) && holds(at: 11.4))
+        #expect(!holds(at: 11.6) && !holds(at: 20))
+        #expect(holds(at: 20, hearing: true), "heard now")
+        #expect(!holds(at: 0, speechEnd: nil), "no speech heard at all")
+        #expect(holds(at: 20, listening: 19.9) && !holds(at: 20, listening: 19.5), "a request that opened 0.1 s ago cannot tell speech yet")
+    }
+
+    @Test("a person corrects a recognized turn: empty keeps it, a number picks an alternative, other text replaces it, and a changed text is translated again")
+    func correction() {
+        var draft = TurnDraft(side: .a, locale: LocaleTag("en-US")!, target: LocaleTag("es-ES")!, input: .speech, text: "where is the station",
+                              confidence: 0.8, alternatives: ["wear is the station", "where is this station"], times: TurnTimes(recognized: 1))
+        draft.translation = TranslationResult(source: draft.text, text: "dónde está la estación")
+        #expect(draft.corrected(by: "").text == "where is the station" && draft.corrected(by: "").translation != nil)
+        #expect(draft.corrected(by: "1").translation != nil)
+        #expect(draft.corrected(by: "3").text == "where is this station" && draft.corrected(by: "3").translation == nil)
+        #expect(draft.corrected(by: "4").text == "4", "no fourth choice: the text itself")
+        #expect(draft.corrected(by: "where is the train").text == "where is the train")
+    }
+
+    @Test("a turn interpreted while spoken, ended early: Ctrl-C keeps the clauses its listener heard; the end of the conversation keeps every clause shown, the one being spoken cut with its seconds played")
+    func interpretationSoFar() {
+        let configuration = DialogueConfiguration(sideA: SideSettings(locale: LocaleTag("en-US")!), sideB: SideSettings(locale: LocaleTag("es-ES")!))
+        var interpretation = Interpretation(side: .a, target: LocaleTag("es-ES")!, requestStart: 10, generation: 1)
+        #expect(interpretation.spokenSoFar(everyClause: false, at: 20, configuration: configuration) == nil)
+        #expect(interpretation.shownSoFar(at: 20, configuration: configuration) == nil)
+        var spoken = ClauseRecord(text: "one", translation: "uno", sourceStart: 10, sourceEnd: 11, committed: 11, speed: 1, isTail: false)
+        spoken.speakStart = 12
+        spoken.speakEnd = 13
+        let unspoken = ClauseRecord(text: "two", translation: "dos", sourceStart: 11, sourceEnd: 12, committed: 12, speed: 1, isTail: false)
+        interpretation.records = [spoken, unspoken]
+        var inFlight = ClauseRecord(text: "three", translation: "tres", sourceStart: 12, sourceEnd: 13, committed: 13, speed: 1, isTail: false)
+        inFlight.speakStart = 18.5
+        interpretation.inFlight = inFlight
+
+        let cancelled = interpretation.spokenSoFar(everyClause: false, at: 20, configuration: configuration)
+        #expect(cancelled?.text == "one" && cancelled?.translation?.text == "uno" && cancelled?.times.speechEnd == 20)
+        #expect(interpretation.spokenSoFar(everyClause: true, at: 20, configuration: configuration)?.text == "one two")
+
+        let ended = interpretation.shownSoFar(at: 20, configuration: configuration)
+        #expect(ended?.clauses?.map(\.text) == ["one", "two", "three"] && ended?.translation?.text == "uno dos tres")
+        #expect(ended?.playedSeconds == 1.5 && ended?.clauses?.last?.speakEnd == 20)
+        interpretation.ended = EndedSpeech(text: "one two three four", confidence: 0.9, times: TurnTimes(speechEnd: 19, recognized: 19))
+        #expect(interpretation.shownSoFar(at: 20, configuration: configuration)?.text == "one two three four")
+    }
+
+    @Test("a turn's request: turn by turn it ends at the endpoint; interpreted while spoken it ends only at the yield silence, commits clauses, and on the shared microphone tells how much each sounded like the other side's language")
+    func listeningOptions() {
+        var configuration = DialogueConfiguration(sideA: SideSettings(locale: LocaleTag("en-US")!), sideB: SideSettings(locale: LocaleTag("es-ES")!),
+                                                  endpointMilliseconds: 600)
+        configuration.yieldMilliseconds = 1_500
+        configuration.commitPolicy = .alignAtt
+        let turn = configuration.listeningOptions(for: .a, simultaneous: false, sharedMicrophone: true)
+        #expect(turn.endpointMilliseconds == 600 && turn.commitPolicy == nil && turn.otherLocale == nil)
+        let shared = configuration.listeningOptions(for: .a, simultaneous: true, sharedMicrophone: true)
+        #expect(shared.endpointMilliseconds == 1_500 && shared.commitPolicy == .alignAtt && shared.otherLocale == LocaleTag("es-ES"))
+        #expect(shared.maximumDuration == RecognitionOptions.simultaneousMaximumDuration)
+        let headsets = configuration.listeningOptions(for: .b, simultaneous: true, sharedMicrophone: false)
+        #expect(headsets.endpointMilliseconds == 1_500 && headsets.otherLocale == nil)
+        configuration.yieldMilliseconds = nil
+        #expect(configuration.listeningOptions(for: .b, simultaneous: true, sharedMicrophone: true).endpointMilliseconds == 600,
+                "no yield silence: the endpoint ends the turn")
+        #expect(configuration.listeningOptions(for: .b, simultaneous: true, sharedMicrophone: true).otherLocale == LocaleTag("en-US"))
+    }
+
     @Test("the interpreter queues the clauses not yet received at the endpoint, in order, and a stopped one's loop ends")
     func interpreter() {
         let interpreter = Interpreter()

@@ -222,6 +222,38 @@ struct Interpretation: Sendable {
         draft.clauses = records
         return draft
     }
+
+    /// The turn as far as its listener heard it (Ctrl-C): the clauses spoken (all shown, with
+    /// `everyClause`, where the listener hears none), their text as the speech's, ended at
+    /// `now`; nil when none was.
+    func spokenSoFar(everyClause: Bool, at now: Double, configuration: DialogueConfiguration) -> TurnDraft? {
+        var partial = self
+        partial.records = records.filter { $0.speakStart != nil || everyClause }
+        guard !partial.records.isEmpty else { return nil }
+        let text = partial.records.map(\.text).joined(separator: " ")
+        return partial.draft(EndedSpeech(text: text, confidence: nil, times: TurnTimes(speechEnd: now, recognized: now)),
+                             configuration: configuration)
+    }
+
+    /// The turn as far as it was shown (the conversation ends at `now`): the clause being spoken
+    /// is cut there, interrupted, with the seconds of it played; nil when nothing was shown.
+    func shownSoFar(at now: Double, configuration: DialogueConfiguration) -> TurnDraft? {
+        var partial = self
+        var played: Double?
+        if var cut = inFlight, !cut.translation.isEmpty {
+            if let start = cut.speakStart {
+                cut.speakEnd = now
+                played = max(0, now - start)
+            }
+            partial.records.append(cut)
+        }
+        guard !partial.records.isEmpty else { return nil }
+        let speech = ended ?? EndedSpeech(text: partial.records.map(\.text).joined(separator: " "), confidence: nil,
+                                          times: TurnTimes(speechEnd: now, recognized: now))
+        var draft = partial.draft(speech, configuration: configuration)
+        draft.playedSeconds = played
+        return draft
+    }
 }
 
 /// What the endpoint of a simultaneous turn gave: the whole text and the turn's times.
