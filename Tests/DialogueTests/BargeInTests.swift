@@ -269,7 +269,7 @@ struct BargeInTests {
 
     @Test("a stop (SIGTERM, Ctrl-D on a terminal) while a translation waits for the speaker to yield ends the conversation at once, and nothing is played after it")
     func stopWhileWaitingForTheYield() async throws {
-        // The translation waits, at most `yieldWaitBound` (30 s), for A to yield.
+        // The translation waits, at most `Floor.yieldWaitBound` (30 s), for A to yield.
         let rig = try await speakerGoesOnAfterTheirTurn()
         try await Task.sleep(for: .seconds(1.2))
         let stopped = ContinuousClock.now
