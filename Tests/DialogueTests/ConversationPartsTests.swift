@@ -37,7 +37,7 @@ struct ConversationPartsTests {
         #expect(!silent(listening.heard(echo)), "a person heard over a translation is heard as it is")
     }
 
-    @Test("a side interpreted while it speaks hears the echo as silence once its speaker has yielded under their clauses: heard over them, then nobody (the echo alone, or quiet) for longer than the yield silence; a pause, or a guard that never told the speaker apart, takes nothing")
+    @Test("a side interpreted while it speaks hears the echo as silence once its speaker has yielded under their clauses: heard over them, then nobody (the echo alone, or quiet) for longer than the yield silence; a pause, an echo verdict as loud as the speaker, or a guard that never told the speaker apart, takes nothing")
     func speakerYieldsUnderEcho() async throws {
         let request = try await FakeRecognizer().makeRequest(locale: LocaleTag("en-US")!, options: RecognitionOptions())
         func silent(_ chunk: PCMChunk) -> Bool { chunk.samples.allSatisfy { $0 == 0 } }
@@ -49,7 +49,7 @@ struct ConversationPartsTests {
             listening.guardTold(chunk)
             return !silent(listening.heard(chunk))
         }
-        let (echo, person) = (chunk(0.2, .echo), chunk(0.2, .person))
+        let (echo, person) = (chunk(0.2, .echo), chunk(0.2, .person, value: 3_000))
         // A guard that has not told the speaker from the clauses this turn takes nothing.
         #expect((0..<15).allSatisfy { _ in heard(echo) }, "3 s of echo before any person")
         // Heard over the clauses, then a pause of 1.4 s under them: still the speaker's turn.
@@ -68,6 +68,11 @@ struct ConversationPartsTests {
         // after the speaker stopped is heard for 0.2 s, then silence.
         #expect(heard(person) && (0..<6).allSatisfy { _ in heard(chunk(0.2, .noPlayback)) })
         #expect(heard(echo) && !heard(echo))
+        // An echo verdict at half the speaker's level or more may be the speaker (the tail of
+        // their sentence over a loud clause): it adds nothing to the count, nor starts it again.
+        let loudEcho = chunk(0.2, .echo, value: 2_000)
+        #expect(heard(person) && (0..<3).allSatisfy { _ in heard(loudEcho) } && (0..<7).allSatisfy { _ in heard(echo) })
+        #expect(heard(loudEcho) && !heard(echo), "1.4 s counted before the loud stretch, 1.6 s after it")
         // Turn by turn, nothing of this applies: the guard's echo is silence from the start.
         listening.turn = ListeningTurn(side: .a, request: request, startedAt: 0)
         listening.turn?.underEcho.yieldSeconds = 1.5

@@ -16,7 +16,11 @@ import ParleyCore
 /// guard hears a person again.
 ///
 /// A stretch with nothing played that sounds above `soundFloor` is a person, with or without
-/// the guard: it starts the count again.
+/// the guard: it starts the count again. A stretch the guard calls echo that sounds at half the
+/// speaker's own level or more (the mean of what it heard as them this turn) may be the
+/// speaker it could not tell from a loud clause, as the tail of their sentence often is: it
+/// neither adds to the count nor starts it again, so that a sentence's tail and the pause
+/// after it do not make the yield silence together.
 struct SpeakerUnderEcho: Sendable {
     /// The silence that ends the turn, in seconds (infinite: the speaker never counts as yielded).
     var yieldSeconds = Double.infinity
@@ -25,10 +29,20 @@ struct SpeakerUnderEcho: Sendable {
     /// Seconds of audio in which nobody was heard (the echo alone, or quiet with nothing
     /// played) since the guard last heard a person.
     private(set) var unheardSeconds = 0.0
+    /// The RMS of the chunks the guard heard as the speaker this turn, summed, and how many.
+    private var speakerLevels = (sum: 0.0, count: 0)
 
     /// RMS of full scale above which a chunk with nothing played is someone's sound (−40 dBFS,
     /// the echo guard's floor).
     static let soundFloor = 0.01
+    /// The share of the speaker's mean level at and above which an echo verdict may be the speaker.
+    static let speakerShare = 0.5
+
+    /// The level at and above which a chunk the guard calls echo may be the speaker; nil before
+    /// it has heard them.
+    var speakerFloor: Double? {
+        speakerLevels.count == 0 ? nil : Self.speakerShare * speakerLevels.sum / Double(speakerLevels.count)
+    }
 
     /// Notes the guard's verdict on `chunk`.
     mutating func note(_ chunk: PCMChunk) {
@@ -36,8 +50,9 @@ struct SpeakerUnderEcho: Sendable {
         case .person:
             heardOverEcho = true
             unheardSeconds = 0
+            speakerLevels = (speakerLevels.sum + chunk.level.rms, speakerLevels.count + 1)
         case .echo:
-            unheardSeconds += chunk.duration
+            if chunk.level.rms < speakerFloor ?? .infinity { unheardSeconds += chunk.duration }
         case .noPlayback:
             unheardSeconds = chunk.level.rms > Self.soundFloor ? 0 : unheardSeconds + chunk.duration
         }
