@@ -237,10 +237,12 @@ struct WhisperSecondOpinionTests {
         #expect(!cut.isEmpty, "no lead made the beam read 0870 twice over: nothing was cut")
 
         // A text said twice over by a voice (Whisper reads one recording played twice as one): both
-        // copies are heard, so it is no loop.
+        // copies are heard, so it is no loop. Sentences of four words or more, as the copies the cut
+        // looks for are: a two-word one ("Yes, please.") is read on some CPUs with a third copy and
+        // another word ("yes clean" three times), a misreading no rule here is about.
         let directory = try Fixtures.temporaryDirectory("parley-twice")
         defer { try? FileManager.default.removeItem(at: directory) }
-        for text in ["Yes, please. Yes, please.", "Thank you very much. Thank you very much."] {
+        for text in ["Where is the train station? Where is the train station?", "I would like a cup of coffee. I would like a cup of coffee.", "Thank you very much. Thank you very much."] {
             let file = directory.appendingPathComponent("twice.wav").path
             let spoken = try ProcessRunner.run(["espeak-ng", "-v", "en-us", "-g", "20", "-w", file, text])
             try #require(spoken.status == 0, "\(spoken.stderr)")
