@@ -110,7 +110,7 @@ struct DialogueReconnectTests {
             #expect(status == 0, "\(run.stderr)")
 
             let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
-            try #require(lines.count == 1, "one turn after the restart:\n\(run.stdout)\n\(run.stderr)")
+            try #require(lines.count == 1, "one turn after the restart, not \(lines.count): \(lines)\n\(run.stdout)\n\(run.stderr)")
             let turn = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             #expect(turn["input"] as? String == "speech" && turn["side"] as? String == "A")
             let heard = try #require(turn["text"] as? String)
