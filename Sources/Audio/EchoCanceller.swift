@@ -27,10 +27,11 @@ public struct EchoCanceller: Sendable, Equatable {
     /// Loads a canceller between `source` and `sink` (nil: the server's defaults) on `server`
     /// (authenticating with `cookie`, nil for libpulse's own), after removing the leftovers of
     /// Parley processes of this host that are gone. `tag` (letters and digits) tells apart two
-    /// cancellers of this process. Throws `EchoCancellerUnavailable` with the reason when the
-    /// server refuses it.
+    /// cancellers of this process. `noiseSuppression` turns the canceller's noise suppressor on
+    /// (the server's default; Parley's is off). Throws `EchoCancellerUnavailable` with the reason
+    /// when the server refuses it.
     public static func load(server: String?, source: String?, sink: String?, cookie: PulseCookie? = nil,
-                            tag: String? = nil, timeout: Double = 5) throws -> EchoCanceller {
+                            tag: String? = nil, timeout: Double = 5, noiseSuppression: Bool = false) throws -> EchoCanceller {
         let connection = try OneShotConnection(server: server, name: "Parley echo canceller", timeout: timeout, cookie: cookie)
         _ = removeLeftovers(connection)
         let owner = getpid()
@@ -40,10 +41,16 @@ public struct EchoCanceller: Sendable, Equatable {
         // no gain control, whose analog half turns the microphone's own volume down (to 33 %,
         // left so after unloading) and whose digital half would reshape the speech Parley hears.
         // pipewire-pulse's WebRTC canceller (SPA's aec-webrtc) has both as its defaults: extended
-        // filter on, gain control off; it is given no arguments, which its pulse module renames.
+        // filter on, gain control off. On both, no noise suppression: what the microphone hears is
+        // read by a recognizer, not heard by a person, and the suppressor takes much of a speaker's
+        // first sentence for noise while it learns the room (docs/audio.md). Steady
+        // noise is the recognizer's to pass over (`SteadySound`). pipewire-pulse 0.3.65 takes the
+        // SPA name of the setting; PulseAudio's name for it is ignored there.
         let info = connection.answer { context, answer in context.serverInfo(answer) } ?? nil
-        if !(info?.serverName.contains("PipeWire") ?? false) {
-            arguments.append("aec_args=\"extended_filter=1 analog_gain_control=0 digital_gain_control=0\"")
+        if info?.serverName.contains("PipeWire") ?? false {
+            arguments.append("aec_args=\"webrtc.noise_suppression=\(noiseSuppression)\"")
+        } else {
+            arguments.append("aec_args=\"extended_filter=1 analog_gain_control=0 digital_gain_control=0 noise_suppression=\(noiseSuppression ? 1 : 0)\"")
         }
         if let source { arguments.append("source_master=\(source)") }
         if let sink { arguments.append("sink_master=\(sink)") }

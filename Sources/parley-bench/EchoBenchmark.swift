@@ -38,10 +38,25 @@ struct EchoBenchmark: AsyncParsableCommand {
         var cancelled: String
     }
 
+    /// A person speaking with nothing played, through the canceller with the server's noise
+    /// suppression on (its default) or off (Parley's).
+    struct SpeechAlone: Codable {
+        var server: String
+        var suppression: Bool
+        /// The raw microphone's 100 ms blocks of speech the canceller's source has 6 dB or more
+        /// below their median difference, of `blocks`; the deepest, in dB below the median.
+        var lowered: Int
+        var blocks: Int
+        var deepest: Double
+        var raw: String
+        var cancelled: String
+    }
+
     /// Everything measured on one server.
     struct Measured: Codable {
         var rows: [Row]
         var doubleTalk: [DoubleTalk]
+        var speechAlone: [SpeechAlone]
     }
 
     /// The person who speaks over the translation, and what they said.
@@ -56,7 +71,8 @@ struct EchoBenchmark: AsyncParsableCommand {
             return
         }
         let pipewire = try measuredOnPipeWire("echo", as: Measured.self, timeout: 1_800)
-        try report(Measured(rows: here.rows + pipewire.rows, doubleTalk: here.doubleTalk + pipewire.doubleTalk))
+        try report(Measured(rows: here.rows + pipewire.rows, doubleTalk: here.doubleTalk + pipewire.doubleTalk,
+                            speechAlone: here.speechAlone + pipewire.speechAlone))
     }
 
     /// Every room and level on the server the environment names.
@@ -87,7 +103,37 @@ struct EchoBenchmark: AsyncParsableCommand {
         let doubleTalk = try [40, 100].map { latency in
             try measureDoubleTalk(speech, latency: latency, server: serverLabel, parley: parley, in: directory)
         }
-        return Measured(rows: rows, doubleTalk: doubleTalk)
+        let alone = try [true, false].map { suppression in
+            try measureSpeechAlone(suppression: suppression, server: serverLabel, parley: parley, in: directory)
+        }
+        return Measured(rows: rows, doubleTalk: doubleTalk, speechAlone: alone)
+    }
+
+    /// Three LibriVox sentences joined by natural pauses (0.8 and 0.6 s) played into the microphone
+    /// of a fresh 40 ms room with nothing on the speaker; the raw microphone and the canceller's
+    /// source compared block by block, and Whisper's word error rate on each.
+    private func measureSpeechAlone(suppression: Bool, server: String, parley: String, in directory: URL) throws -> SpeechAlone {
+        let passage = LongSpeechPassages.threeSentences
+        let file = try LongSpeechPassages.build(passage, pauses: [0.8, 0.6], in: directory)
+        let (rawPath, cancelledPath) = ("\(directory.path)/alone-raw.raw", "\(directory.path)/alone-cancelled.raw")
+        try inRoom(latency: 40, noiseSuppression: suppression) { microphone, canceller in
+            let raw = try MonitorRecorder(microphone.monitor, into: rawPath)
+            let cancelled = try MonitorRecorder(canceller.source, into: cancelledPath)
+            let spoken = try ProcessRunner.run(["paplay", "--device=\(microphone.name)", file])
+            guard spoken.status == 0 else { throw BenchmarkFailure("paplay failed: \(spoken.stderr)") }
+            Thread.sleep(forTimeInterval: 0.5)
+            for recorder in [raw, cancelled] { _ = recorder.stop() }
+        }
+        let blocks = SpeechBlocks.compare(raw: try samples(rawPath), processed: try samples(cancelledPath))
+        let heard = try [rawPath, cancelledPath].map { path in
+            let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
+                                               timeout: 300)
+            return wer(output.stdout.split(separator: "\n").joined(separator: " "), passage.reference)
+        }
+        progress("echo", "\(server), speech alone, noise suppression \(suppression ? "on" : "off"): "
+                 + "\(blocks.lowered) of \(blocks.blocks) blocks lowered, \(heard)")
+        return SpeechAlone(server: server, suppression: suppression, lowered: blocks.lowered, blocks: blocks.blocks,
+                           deepest: blocks.deepest, raw: heard[0], cancelled: heard[1])
     }
 
     /// The translation through a fresh room and canceller, and 1.5 s into it the talker's
@@ -143,7 +189,7 @@ struct EchoBenchmark: AsyncParsableCommand {
     /// Runs `body` in a fresh room: a microphone and a speaker (null sinks), a loopback from the
     /// speaker's monitor into the microphone `latency` ms late, and Parley's canceller between
     /// them; everything is unloaded afterwards.
-    private func inRoom(latency: Int, _ body: (NullSink, EchoCanceller) throws -> Void) throws {
+    private func inRoom(latency: Int, noiseSuppression: Bool = false, _ body: (NullSink, EchoCanceller) throws -> Void) throws {
         let label = UUID().uuidString.prefix(8).lowercased()
         let microphone = try NullSink(name: "parley_bench_ecmic_\(label)", format: NullSink.format())
         let speaker = try NullSink(name: "parley_bench_ecspk_\(label)", format: NullSink.format())
@@ -152,14 +198,19 @@ struct EchoBenchmark: AsyncParsableCommand {
                                           "sink=\(microphone.name)", "latency_msec=\(latency)"])
         guard room.status == 0 else { throw BenchmarkFailure("no loopback: \(room.stderr)") }
         defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) }
-        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name)
+        let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.name,
+                                               noiseSuppression: noiseSuppression)
         defer { canceller.unload(server: nil) }
         try body(microphone, canceller)
     }
 
-    private func rms(_ path: String) throws -> Double {
+    private func samples(_ path: String) throws -> [Int16] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.dropFirst(32_000)
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    private func rms(_ path: String) throws -> Double {
+        let samples = try samples(path).dropFirst(32_000)
         guard !samples.isEmpty else { return 0 }
         return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     }
@@ -196,6 +247,17 @@ struct EchoBenchmark: AsyncParsableCommand {
         report.addTable(header: ["server", "room delay", "WER: the recording alone", "over playback, raw microphone",
                                  "over playback, after the canceller"], rows: measured.doubleTalk.map {
             [$0.server, "\($0.latency) ms", $0.alone, $0.raw, $0.cancelled]
+        })
+        report.add("A person with nothing played: LibriVox sentences 0870, 0880 and 0890 joined by pauses of 0.8 and 0.6 s "
+            + "played into the microphone of a 40 ms room as above, with the canceller's noise suppression on (the servers' "
+            + "default) and off (Parley's). Lowered: the raw microphone's 100 ms blocks of speech (within 20 dB of the "
+            + "loudest) that the canceller's source has 6 dB or more below the median difference between the two; "
+            + "Whisper (en-US) on each recording.")
+        report.add("")
+        report.addTable(header: ["server", "noise suppression", "speech blocks lowered 6 dB or more", "deepest",
+                                 "WER: raw microphone", "after the canceller"], rows: measured.speechAlone.map {
+            [$0.server, $0.suppression ? "on" : "off (Parley's)", "\($0.lowered) / \($0.blocks)",
+             String(format: "%.1f dB", $0.deepest), $0.raw, $0.cancelled]
         })
         try report.write()
     }
