@@ -125,11 +125,7 @@ struct EchoBenchmark: AsyncParsableCommand {
             for recorder in [raw, cancelled] { _ = recorder.stop() }
         }
         let blocks = SpeechBlocks.compare(raw: try samples(rawPath), processed: try samples(cancelledPath))
-        let heard = try [rawPath, cancelledPath].map { path in
-            let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
-                                               timeout: 300)
-            return wer(output.stdout.split(separator: "\n").joined(separator: " "), passage.reference)
-        }
+        let heard = try [rawPath, cancelledPath].map { wer(try listened($0, parley), passage.reference) }
         progress("echo", "\(server), speech alone, noise suppression \(suppression ? "on" : "off"): "
                  + "\(blocks.lowered) of \(blocks.blocks) blocks lowered, \(heard)")
         return SpeechAlone(server: server, suppression: suppression, lowered: blocks.lowered, blocks: blocks.blocks,
@@ -155,10 +151,8 @@ struct EchoBenchmark: AsyncParsableCommand {
             Thread.sleep(forTimeInterval: 0.5)
             for recorder in [raw, cancelled] { _ = recorder.stop() }
         }
-        let heard = try [talker, "\(directory.path)/dt-raw.raw", "\(directory.path)/dt-cancelled.raw"].map { path in
-            let output = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
-                                               timeout: 300)
-            return wer(output.stdout.split(separator: "\n").joined(separator: " "), reference)
+        let heard = try [talker, "\(directory.path)/dt-raw.raw", "\(directory.path)/dt-cancelled.raw"].map {
+            wer(try listened($0, parley), reference)
         }
         progress("echo", "\(server), \(latency) ms, speech over playback: \(heard)")
         return DoubleTalk(server: server, latency: latency, alone: heard[0], raw: heard[1], cancelled: heard[2])
@@ -217,9 +211,14 @@ struct EchoBenchmark: AsyncParsableCommand {
 
     /// How many words `parley listen --recognizer whisper --locale en-US` reads in the recording at `path`.
     private func words(_ path: String, _ parley: String) throws -> Int {
+        try listened(path, parley).split(whereSeparator: { $0.isWhitespace }).count
+    }
+
+    /// What `parley listen --recognizer whisper --locale en-US` reads in the recording at `path`, one line.
+    private func listened(_ path: String, _ parley: String) throws -> String {
         let heard = try ProcessRunner.run([parley, "listen", "--recognizer", "whisper", "--locale", "en-US", "--file", path],
                                           timeout: 300)
-        return heard.stdout.split(whereSeparator: { $0.isWhitespace }).count
+        return heard.stdout.split(separator: "\n").joined(separator: " ")
     }
 
     private func report(_ measured: Measured) throws {
