@@ -32,33 +32,69 @@ struct SharedMicrophoneTests {
         try scene(latency: latency, decibels: decibels, options: ["--simultaneous"])
     }
 
+    /// README's first example, `parley` with no argument at all, in the same scene on a server of
+    /// its own whose defaults are the microphone and the speaker, its speaker heard by its
+    /// microphone (40 ms, −6 dB): the transcript is the one parley keeps by default.
+    @Test("README's first example, `parley` and nothing else: A's sentences are A's, nothing is interrupted, and B's question is B's")
+    func readmeFirstExample() throws {
+        let directory = try Fixtures.temporaryDirectory("parley-shared-mic-bare")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = PrivateAudioServer(directory: directory.appendingPathComponent("server").path)
+        let address = try server.start()
+        defer { try? server.stop() }
+        let environment = ["PULSE_SERVER": address]
+        let room = try RoomLoopback(from: "parley_speaker.monitor", to: "parley_mic", latency: 40, decibels: -6,
+                                    environment: environment)
+        defer { room.unload() }
+        let state = directory.appendingPathComponent("state")
+        let run = try DialogueRun([], environment: environment.merging(["XDG_STATE_HOME": state.path]) { $1 })
+        try play(in: run, directory: directory) { file in
+            try ProcessRunner.run(["paplay", "--device=parley_mic", file], environment: environment)
+        }
+        let transcripts = try FileManager.default.subpathsOfDirectory(atPath: state.path).filter { $0.hasSuffix(".jsonl") }
+        try #require(transcripts.count == 1, "one transcript where parley keeps it by default: \(transcripts)")
+        try judge(run, transcript: state.appendingPathComponent(transcripts[0]).path,
+                  label: "`parley` (40 ms, -6.0 dB)", options: [])
+    }
+
     /// A's three sentences with natural pauses, then B's question, on one microphone in an echo
     /// room of `latency` ms at `decibels`, with Parley's defaults and `options`.
     private func scene(latency: Int, decibels: Double, options: [String] = []) throws {
-        let passage = LongSpeechPassages.threeSentences
         let directory = try Fixtures.temporaryDirectory("parley-shared-mic")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = try LongSpeechPassages.build(passage, pauses: [0.8, 0.6, 1.0], in: directory)
-        let question = directory.appendingPathComponent("question.wav").path
-        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", question, Self.question])
-        try #require(made.status == 0, "\(made.stderr)")
         let transcript = directory.appendingPathComponent("t.jsonl").path
         let (microphone, speaker) = (try LoopbackDevice(label: "shmic"), try LoopbackDevice(label: "shspk"))
         let room = try EchoRoom(from: speaker, to: microphone, latency: latency, decibels: decibels)
         let run = try DialogueRun(["dialog", "en-US", "es-ES", "--no-history", "--transcript", transcript,
                                    "--source", microphone.monitor, "--sink", speaker.sink] + options)
+        try play(in: run, directory: directory) { try microphone.play($0) }
+        withExtendedLifetime(room) {}
+        try judge(run, transcript: transcript, label: "\(options) (\(latency) ms, \(decibels) dB)", options: options)
+    }
+
+    /// Plays A's passage (`playing` plays a file into the microphone) once `run` gives A the turn,
+    /// then B's question once it gives B the turn, and ends the conversation once A has it again.
+    private func play(in run: DialogueRun, directory: URL, playing: (String) throws -> ProcessRunner.Output) throws {
+        let file = try LongSpeechPassages.build(LongSpeechPassages.threeSentences, pauses: [0.8, 0.6, 1.0], in: directory)
+        let question = directory.appendingPathComponent("question.wav").path
+        let made = try ProcessRunner.run(["espeak-ng", "-v", "es-419", "-s", "140", "-w", question, Self.question])
+        try #require(made.status == 0, "\(made.stderr)")
         try run.waitForLine(timeout: 90) { $0.hasPrefix("A (en-US), your turn") }
-        let played = try microphone.play(file)
+        let played = try playing(file)
         try #require(played.status == 0, "\(played.stderr)")
         try run.waitForLine(timeout: 120) { $0.hasPrefix("B (es-ES), your turn") }
         Thread.sleep(forTimeInterval: 0.5)
-        _ = try microphone.play(question)
+        _ = try playing(question)
         let turnsBefore = run.lines.filter { $0.hasPrefix("A (en-US), your turn") }.count
         // B's question, translated and spoken to A, gives A the floor again.
         try run.waitForLine(count: turnsBefore + 1, timeout: 120) { $0.hasPrefix("A (en-US), your turn") }
         #expect(try run.finish() == 0, "\(run.stderr)")
-        withExtendedLifetime(room) {}
+    }
 
+    /// Expects of the conversation `run` wrote to `transcript` (`options` given to it): every
+    /// sentence A's, A's words read well, nothing interrupted, and B's question B's.
+    private func judge(_ run: DialogueRun, transcript: String, label: String, options: [String]) throws {
+        let passage = LongSpeechPassages.threeSentences
         let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let decisions = run.lines.filter { line in
@@ -80,7 +116,7 @@ struct SharedMicrophoneTests {
         let errors = SpokenWords.errors(said, reference: passage.reference)
         let stock = try passage.clips.map { try StockReadings.whisperErrors($0) }.reduce(0, +)
         let words = passage.reference.split(separator: " ").count
-        print("shared microphone \(options) (\(latency) ms, \(decibels) dB): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
+        print("shared microphone \(label): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
         // Turn by turn the translation waits for the yield silence, so A's sentences after a
         // pause are heard with nothing played over them: 1 to 16 errors in the 44 in six runs
         // here on both servers, most of them 1 to 6 (stock Whisper: none). When the translation
