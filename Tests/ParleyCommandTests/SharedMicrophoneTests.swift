@@ -14,22 +14,17 @@ import TestSupport
 @Suite("One shared microphone, natural pauses", .serialized)
 struct SharedMicrophoneTests {
     static let question = "dónde está la estación de tren"
-    /// The most word errors A's 44 words may have, over stock Whisper's.
-    static let mostErrors = 22
-    /// The same in simultaneous mode, where the clauses' echo is heard under A's words and in
-    /// A's pauses, quieter by the duck (`--duck-db`) while A holds the floor.
-    static let mostErrorsSimultaneous = 16
+    /// The two echo rooms each mode is heard in: 40 ms at −6 dB, and 100 ms at −12 dB.
+    static let rooms = [(latency: 40, decibels: -6.0), (latency: 100, decibels: -12.0)]
 
-    @Test("A going on over their own translation keeps the floor: every sentence is A's, nothing is interrupted, and B's Spanish question afterwards is B's",
-          arguments: [(40, -6.0), (100, -12.0)])
-    func speakerGoesOn(latency: Int, decibels: Double) throws {
-        try scene(latency: latency, decibels: decibels)
+    @Test("A going on over their own translation keeps the floor: every sentence is A's, nothing is interrupted, B's Spanish question afterwards is B's, and A's words read within 10 points of WER of stock Whisper's")
+    func speakerGoesOn() throws {
+        try bothRooms(options: [])
     }
 
-    @Test("simultaneous, with the default yield silence: a pause shorter than it ends a clause, not the floor; A's sentences are one turn of A's, and B's question afterwards is B's",
-          arguments: [(40, -6.0), (100, -12.0)])
-    func simultaneousKeepsTheFloor(latency: Int, decibels: Double) throws {
-        try scene(latency: latency, decibels: decibels, options: ["--simultaneous"])
+    @Test("simultaneous, with the default yield silence: a pause shorter than it ends a clause, not the floor; A's sentences are one turn of A's, B's question afterwards is B's, and A's words read within 25 points of WER of stock Whisper's")
+    func simultaneousKeepsTheFloor() throws {
+        try bothRooms(options: ["--simultaneous"])
     }
 
     /// README's first example, `parley` with no argument at all, in the same scene on a server of
@@ -53,13 +48,40 @@ struct SharedMicrophoneTests {
         }
         let transcripts = try FileManager.default.subpathsOfDirectory(atPath: state.path).filter { $0.hasSuffix(".jsonl") }
         try #require(transcripts.count == 1, "one transcript where parley keeps it by default: \(transcripts)")
-        try judge(run, transcript: state.appendingPathComponent(transcripts[0]).path,
-                  label: "`parley` (40 ms, -6.0 dB)", options: [])
+        _ = try judge(run, transcript: state.appendingPathComponent(transcripts[0]).path,
+                      label: "`parley` (40 ms, -6.0 dB)", options: [])
+    }
+
+    /// The scene in both rooms with `options`. Each room is judged on its own, and A's words of
+    /// the two together (88) against stock Whisper's reading of the recordings (`Bounds`).
+    private func bothRooms(options: [String]) throws {
+        var (errors, stock, words) = (0, 0, 0)
+        for room in Self.rooms {
+            let heard = try scene(latency: room.latency, decibels: room.decibels, options: options)
+            (errors, stock, words) = (errors + heard.errors, stock + heard.stock, words + heard.words)
+        }
+        let points = Bounds(options).pooled
+        #expect(errors - stock <= words * points / 100, "A's words in both rooms: \(errors) errors in \(words), stock Whisper \(stock)")
+    }
+
+    /// How many points of WER over stock Whisper's A's words may read, in one room and pooled
+    /// over both. Turn by turn the translation waits for the yield silence, so A's sentences are
+    /// heard with nothing played over them: a room within 25 points (less than the passage's
+    /// longest sentence), both within 10. Simultaneously, clauses are committed while the echo
+    /// of the ones before them is heard (ducked): a room within 36 points, both within 25. The
+    /// product's mark is 5 points; these bounds lie above the spread of runs, not at its edge.
+    struct Bounds {
+        var room: Int
+        var pooled: Int
+
+        init(_ options: [String]) {
+            (room, pooled) = options.contains("--simultaneous") ? (36, 25) : (25, 10)
+        }
     }
 
     /// A's three sentences with natural pauses, then B's question, on one microphone in an echo
-    /// room of `latency` ms at `decibels`, with Parley's defaults and `options`.
-    private func scene(latency: Int, decibels: Double, options: [String] = []) throws {
+    /// room of `latency` ms at `decibels`, with Parley's defaults and `options`; A's words' errors.
+    private func scene(latency: Int, decibels: Double, options: [String] = []) throws -> Reading {
         let directory = try Fixtures.temporaryDirectory("parley-shared-mic")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.jsonl").path
@@ -69,7 +91,7 @@ struct SharedMicrophoneTests {
                                    "--source", microphone.monitor, "--sink", speaker.sink] + options)
         try play(in: run, directory: directory) { try microphone.play($0) }
         withExtendedLifetime(room) {}
-        try judge(run, transcript: transcript, label: "\(options) (\(latency) ms, \(decibels) dB)", options: options)
+        return try judge(run, transcript: transcript, label: "\(options) (\(latency) ms, \(decibels) dB)", options: options)
     }
 
     /// Plays A's passage (`playing` plays a file into the microphone) once `run` gives A the turn,
@@ -91,9 +113,16 @@ struct SharedMicrophoneTests {
         #expect(try run.finish() == 0, "\(run.stderr)")
     }
 
+    /// A's words' errors in one room, stock Whisper's in the same recordings, and the words.
+    struct Reading {
+        var errors: Int
+        var stock: Int
+        var words: Int
+    }
+
     /// Expects of the conversation `run` wrote to `transcript` (`options` given to it): every
-    /// sentence A's, A's words read well, nothing interrupted, and B's question B's.
-    private func judge(_ run: DialogueRun, transcript: String, label: String, options: [String]) throws {
+    /// sentence A's, no sentence of A's lost, nothing interrupted, and B's question B's.
+    private func judge(_ run: DialogueRun, transcript: String, label: String, options: [String]) throws -> Reading {
         let passage = LongSpeechPassages.threeSentences
         let turns = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -117,18 +146,10 @@ struct SharedMicrophoneTests {
         let stock = try passage.clips.map { try StockReadings.whisperErrors($0) }.reduce(0, +)
         let words = passage.reference.split(separator: " ").count
         print("shared microphone \(label): A's words \(errors) errors in \(words), stock \(stock): '\(said)'")
-        // Turn by turn the translation waits for the yield silence, so A's sentences after a
-        // pause are heard with nothing played over them: 1 to 16 errors in the 44 in six runs
-        // here on both servers, most of them 1 to 6 (stock Whisper: none). When the translation
-        // played at the endpoint, a sentence begun over it lost its first words, or all of them
-        // (3 to 16). The sides above are what tell the turn order's reading (two of A's sentences
-        // were B's, in Spanish); this bound tells A's sentences lost one after another.
-        // Interpreted simultaneously, the clauses played while A holds the floor are ducked
-        // (10 dB by default): 0 to 3 errors in eight of ten runs here on both servers, 10 and 11
-        // in one. At full level the echo took A's words under it: 5 to 13 in four runs, 28 once.
-        let bound = options.contains("--simultaneous") ? Self.mostErrorsSimultaneous : Self.mostErrors
-        #expect(errors - stock <= bound, "'\(said)' for '\(passage.reference)': \(decisions)")
+        // One room on its own, so a sentence lost under the echo fails whatever the other reads.
+        #expect(errors - stock <= words * Bounds(options).room / 100, "'\(said)' for '\(passage.reference)': \(decisions)")
         let asked = try #require(turns.last?["text"] as? String)
         #expect(SpokenWords.sharedContent(asked, reference: Self.question, language: "es") * 3 >= 1, "B's question read '\(asked)'")
+        return Reading(errors: errors, stock: stock, words: words)
     }
 }
