@@ -157,15 +157,13 @@ server_answers() {
 }
 
 user_filter=${1:-}
-# Tests whose figures a busy machine would move (the echo canceller's depth, which pipewire's
-# real-time graph loses when other suites starve it; the first translation of simultaneous
+# Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker; the voice's scene, whose every sentence must
 # be read well enough to teach its side's voice; the shared microphone's scene, which beside
 # them once gave A a turn of English words read after B's question), and the one that
 # keeps a Wyoming server decoding on a core of its own for half a minute, and the dialogue on two
 # of them: run by themselves, after the rest of their target, not beside its other suites.
-alone=("AudioTests:echoIsLowered"
-       "ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
+alone=("ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
        "ParleyCommandTests:BargeInDialogueTests" "ParleyCommandTests:WyomingRecognitionTests"
        "ParleyCommandTests:WyomingDialogueTests" "ParleyCommandTests:VoiceSideDialogueTests"
        "ParleyCommandTests:SharedMicrophoneTests")

@@ -23,9 +23,9 @@ filter=${1:-}
 # Whisper, and Wyoming servers), the one record stream of a conversation, a conversation across a
 # restart of its server, and doctor. DialogueTests
 # drive the coordinator with fake engines and never reach an audio server.
-# The canceller's depth, barge-in, the dialogue with a headset each, and simultaneous
-# interpretation in echo rooms time what they hear: like the suites in run-tests.sh's `alone`, each runs by itself after the rest.
-pipewire_selection="AudioTests~echoIsLowered AudioTests=echoIsLowered ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=VoiceSideDialogueTests ParleyCommandTests=SharedMicrophoneTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom ParleyCommandTests=simultaneousInEchoRooms"
+# Barge-in, the dialogue with a headset each, and simultaneous interpretation in echo rooms
+# time what they hear: like the suites in run-tests.sh's `alone`, each runs by itself after the rest.
+pipewire_selection="AudioTests ParleyCommandTests=DialogueEndToEndTests|DialogueRecordStreamTests|spanishSpeakerInADialogue|PivotDialogueTests|DoctorCommandTests|DialogueReconnectTests|EchoCancelDialogueTests|threeLanguages|serverComesAndGoes|ShutdownTests|CookieFileTests|OneMicrophoneTests ParleyCommandTests=BargeInDialogueTests ParleyCommandTests=VoiceSideDialogueTests ParleyCommandTests=SharedMicrophoneTests ParleyCommandTests=WyomingDialogueTests ParleyCommandTests=simultaneousWithoutCanceller|sideBOnAnotherServer|simultaneousRoom ParleyCommandTests=simultaneousInEchoRooms"
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT

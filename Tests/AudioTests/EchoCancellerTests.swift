@@ -71,8 +71,7 @@ struct EchoCancellerTests {
     /// (0.3.65) the canceller converges at 40 ms but not on a 100 ms path (about 2 dB lower,
     /// same bench): there the 100 ms case checks only that the echo reaches the microphone.
     /// A loaded machine can starve pipewire's real-time graph for a run, so the best of up to
-    /// three playbacks counts, each through a room and a canceller of their own; the test runs
-    /// by itself after the rest of AudioTests (`scripts/run-tests.sh`).
+    /// three playbacks counts, each through a room and a canceller of their own.
     @Test("the canceller lowers the echo of speech played through it by over 10 dB", arguments: [40, 100])
     func echoIsLowered(latency: Int) throws {
         let cancels = try latency <= 40 || !TestAudioServer.isPipeWire
