@@ -84,11 +84,9 @@ struct EchoCancellerTests {
         // 3.2 dB, then 0.03 and 0.02 dB through one canceller, beside the other suites; another
         // read 4.5, 2.8 and 3.8 dB through three cancellers on one room, as a 100 ms path reads).
         for _ in 0..<3 where readings.last.map({ cancels && $0.lowered <= 10 }) ?? true {
-            let room = try ProcessRunner.run(["pactl", "load-module", "module-loopback", "source=\(speaker.monitor)",
-                                              "sink=\(microphone.sink)", "latency_msec=\(latency)"], environment: environment)
-            try #require(room.status == 0, "\(room.stderr)")
-            defer { _ = try? ProcessRunner.run(["pactl", "unload-module", room.stdout.trimmingCharacters(in: .whitespacesAndNewlines)],
-                                               environment: environment) }
+            let room = try RoomLoopback(from: speaker.monitor, to: microphone.sink, latency: latency, decibels: 0,
+                                        environment: environment)
+            defer { room.unload() }
             let canceller = try EchoCanceller.load(server: nil, source: microphone.monitor, sink: speaker.sink)
             defer { canceller.unload(server: nil) }
             let (raw, cancelled) = (try Recording(source: microphone.monitor), try Recording(source: canceller.source))
