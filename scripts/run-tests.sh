@@ -160,13 +160,14 @@ user_filter=${1:-}
 # Suites whose figures a busy machine would move (the first translation of simultaneous
 # interpretation, a time measured on the speaker; the voice's scene, whose every sentence must
 # be read well enough to teach its side's voice; the shared microphone's scene, which beside
-# them once gave A a turn of English words read after B's question), and the one that
+# them once gave A a turn of English words read after B's question; hands-free turns, whose
+# eSpeak NG Spanish beside them was once read as English and given to A), and the one that
 # keeps a Wyoming server decoding on a core of its own for half a minute, and the dialogue on two
 # of them: run by themselves, after the rest of their target, not beside its other suites.
 alone=("ParleyCommandTests:SimultaneousDialogueTests" "ParleyCommandTests:SeparateDevicesDialogueTests"
        "ParleyCommandTests:BargeInDialogueTests" "ParleyCommandTests:WyomingRecognitionTests"
        "ParleyCommandTests:WyomingDialogueTests" "ParleyCommandTests:VoiceSideDialogueTests"
-       "ParleyCommandTests:SharedMicrophoneTests")
+       "ParleyCommandTests:SharedMicrophoneTests" "ParleyCommandTests:HandsFreeDialogueTests")
 # Each target, less its suites in `alone` ("Target~A|B"), then each of those suites by itself.
 default_selection() {
   local target suite entry own
