@@ -11,7 +11,16 @@ import Foundation
 ///   translate or garble, with a lower mean token log-probability;
 /// - the translator's unknown-word rate of each hypothesis through its own
 ///   direction: a hypothesis in the wrong language is full of words the
-///   dictionary of its language does not have.
+///   dictionary of its language does not have;
+/// - how much of the speech each reading covers: forced into the wrong language
+///   Whisper may stop early or spell letters ("One to two" for a Spanish question
+///   of ten syllables, "M.M.C." for "merci"). A reading with fewer than half the
+///   other's syllables (`shortReadingShare`) missed part of what was said: its
+///   mean token log-probability, taken over the part it read, is no measure of the
+///   speech, so the decoder scores do not count, and the reading that covers the
+///   speech gets `Weights.coverage`. Readings with digits (whose syllables the
+///   text does not tell) and a longer reading that repeats itself (a decoding
+///   loop) leave the scores as they are.
 ///
 /// `confidence` is the logistic of that margin: 0.5 is a coin toss.
 public struct LanguagePairDecision: Sendable, Hashable {
@@ -53,6 +62,9 @@ public struct LanguagePairDecision: Sendable, Hashable {
         public var decoderScore = 10.0
         /// Log-odds per unit of unknown-word-rate difference.
         public var unknownWords = 2.0
+        /// Log-odds for the reading that covers the speech where the other covers less than half
+        /// of it (`shortReadingShare`); 0 leaves the decoder scores to count there as well.
+        public var coverage = 2.0
 
         /// The weights Parley uses (see docs/dialogue.md, "Hands-free turns").
         public init() {}
@@ -108,11 +120,48 @@ public struct LanguagePairDecision: Sendable, Hashable {
         let tiny = 1e-9
         let odds = log(max(first.languageProbability, tiny) / max(second.languageProbability, tiny))
         var margin = min(max(odds, -weights.languageBound), weights.languageBound)
-        margin += weights.decoderScore * (first.decoderScore - second.decoderScore)
+        let covering = weights.coverage == 0 ? 0 : coveringReading(first.text, second.text)
+        if covering == 0 {
+            margin += weights.decoderScore * (first.decoderScore - second.decoderScore)
+        } else {
+            margin += weights.coverage * Double(covering)
+        }
         if let one = first.unknownWordRate, let two = second.unknownWordRate {
             margin += weights.unknownWords * (two - one)
         }
         return margin
+    }
+
+    /// A reading with fewer than this share of the other reading's syllables missed part of the speech.
+    public static let shortReadingShare = 0.5
+
+    /// 1 when `first` covers the speech and `second` has fewer than `shortReadingShare` of its
+    /// syllables, -1 the other way round, 0 when neither (or when digits or a longer reading
+    /// that repeats itself leave it untold).
+    static func coveringReading(_ first: String, _ second: String) -> Int {
+        guard let one = syllables(first), let two = syllables(second), max(one, two) > 0,
+              Double(min(one, two)) < shortReadingShare * Double(max(one, two)) else { return 0 }
+        guard !repeatsItself(one > two ? first : second) else { return 0 }
+        return one > two ? 1 : -1
+    }
+
+    /// The syllables of `text`, as its runs of vowels (y among them, accents aside); nil where it
+    /// has digits, whose spoken length the text does not tell.
+    public static func syllables(_ text: String) -> Int? {
+        guard !text.contains(where: \.isNumber) else { return nil }
+        var count = 0, inVowel = false
+        for character in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) {
+            let vowel = "aeiouyæœ".contains(character)
+            if vowel, !inVowel { count += 1 }
+            inVowel = vowel
+        }
+        return count
+    }
+
+    /// Whether `text` is a decoding loop: six words or more, fewer than half of them different.
+    public static func repeatsItself(_ text: String) -> Bool {
+        let words = folded(text).split(separator: " ")
+        return words.count >= 6 && Set(words).count * 2 < words.count
     }
 
     /// Words in `text`: runs of letters or digits.

@@ -112,9 +112,15 @@ struct PairsBenchmark: AsyncParsableCommand {
             evidence.append(LanguagePairDecision.Evidence(hypothesis, unknownWords: translation?.unknownWords.count))
         }
         let decision = LanguagePairDecision.decide(evidence[0], evidence[1])
+        var lengthAside = LanguagePairDecision.Weights()
+        lengthAside.coverage = 0
+        let without = LanguagePairDecision.decide(evidence[0], evidence[1], weights: lengthAside)
         return PairOutcome(decided: decision.map { $0.winner == 0 ? first : second }, confidence: decision?.confidence,
                            sameWords: decision?.sameWords ?? false,
-                           readings: [(first, hypotheses[0].text), (second, hypotheses[1].text)])
+                           readings: [(first, hypotheses[0].text), (second, hypotheses[1].text)],
+                           lengthChanged: decision?.winner != without?.winner,
+                           modelSure: hypotheses[0].languageProbability >= 0.5
+                               ? (first, hypotheses[0].languageProbability) : (second, hypotheses[1].languageProbability))
     }
 }
 
@@ -125,6 +131,10 @@ struct PairOutcome {
     /// Both readings were the same short words: the turn order decided.
     var sameWords: Bool
     var readings: [(LocaleTag, String)]
+    /// Without the readings' length (`LanguagePairDecision.Weights.coverage`) the other side would have had it.
+    var lengthChanged = false
+    /// The language the model found more probable, and how sure it was.
+    var modelSure: (LocaleTag, Double)?
     /// The side the turn order expected (asked first).
     var expected: LocaleTag?
     /// The clip's pitch (`VoicePitch`); nil where too little was voiced.

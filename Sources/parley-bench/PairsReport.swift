@@ -12,6 +12,8 @@ struct PairsReport {
 
     /// The share of stretches that must go to the right side for the language to decide the floor.
     static let target = 0.95
+    /// How sure of a language the model counts as sure, for the same words.
+    static let sureWrong = 0.75
 
     func write() throws {
         var report = BenchmarkReport(area: "pairs", title: "Side accuracy per language pair",
@@ -30,11 +32,20 @@ struct PairsReport {
             + "(`TooAlikeByEar` in Sources/Dialogue/Parts/Attribution.swift lists them): turns follow the turn order, and it says "
             + "so at the start. Short answers are not counted there: the same word in both languages (\"no\") has no language "
             + "for any pair: it goes by the voice where the voices tell (below), else by the turn order. Here each side "
-            + "speaks in two voices, a man's and a woman's, so the voice tells nothing (`VoiceProfiles` needs one steady voice a side).")
+            + "speaks in two voices, a man's and a woman's, so the voice tells nothing (`VoiceProfiles` needs one steady voice a side). "
+            + "The readings' length: the stretches whose side the length of the two readings changed (one with fewer than half "
+            + "the other's syllables, `LanguagePairDecision.coveringReading`), right and wrong after the change.")
         report.add("")
         report.addTable(header: ["pair", "sentences", "short answers", "all", "same words", "voice against language",
-                                 "alternation (irregular order)", "the floor follows"],
+                                 "the readings' length", "alternation (irregular order)", "the floor follows"],
                         rows: results.map(row))
+        report.add("")
+        let same = results.flatMap { zip($0.clips, $0.outcomes).filter { $0.1.sameWords } }
+        let modelRight = same.filter { $0.1.modelSure?.0 == $0.0.locale }
+        report.add("The same words in both languages, had the model's own language probability decided them: right on "
+            + "\(modelRight.count) of \(same.count); sure of the wrong language (\(Int(Self.sureWrong * 100)) % or more) on "
+            + "\(same.filter { pair in pair.1.modelSure.map { $0.0 != pair.0.locale && $0.1 >= Self.sureWrong } ?? false }.count) "
+            + "(the main conversations above).")
         report.add("")
         if !voiceResults.isEmpty {
             report.add("### One voice per side")
@@ -105,8 +116,8 @@ struct PairsReport {
         let all = result.right(), sentences = result.right { !$0.isShort }
         let share = Double(sentences.right) / Double(max(sentences.of, 1))
         return ["\(result.a) / \(result.b)", Self.cell(sentences), Self.cell(result.right(\.isShort)),
-                Self.cell(all), Self.sameWordsCell(result), Self.disagreementCell(result), Self.cell(result.alternationRight),
-                share >= Self.target ? "the voice (language)" : "the turn order (fallback)"]
+                Self.cell(all), Self.sameWordsCell(result), Self.disagreementCell(result), Self.lengthCell(result),
+                Self.cell(result.alternationRight), share >= Self.target ? "the voice (language)" : "the turn order (fallback)"]
     }
 
     private static func sameWordsCell(_ result: PairResult) -> String {
@@ -114,6 +125,12 @@ struct PairsReport {
         let byVoice = same.filter { $0.1.byVoice }
         return "\(same.filter { $0.1.decided == $0.0.locale }.count) / \(same.count) right "
             + "(by voice: \(byVoice.filter { $0.1.decided == $0.0.locale }.count) / \(byVoice.count))"
+    }
+
+    private static func lengthCell(_ result: PairResult) -> String {
+        let changed = zip(result.clips, result.outcomes).filter { $0.1.lengthChanged }
+        let right = changed.filter { $0.1.decided == $0.0.locale }.count
+        return "\(changed.count) changed: \(right) right, \(changed.count - right) wrong"
     }
 
     private static func disagreementCell(_ result: PairResult) -> String {

@@ -97,12 +97,15 @@ struct SidesReport {
     }
 
     private func accuracyRows() -> [[String]] {
-        var languageOnly = LanguagePairDecision.Weights(), scoreOnly = languageOnly, unknownOnly = languageOnly
+        var threeCues = LanguagePairDecision.Weights()
+        threeCues.coverage = 0
+        var languageOnly = threeCues, scoreOnly = threeCues, unknownOnly = threeCues
         languageOnly.decoderScore = 0; languageOnly.unknownWords = 0
         scoreOnly.languageBound = 0; scoreOnly.unknownWords = 0
         unknownOnly.languageBound = 0; unknownOnly.decoderScore = 0
         return [("language probability alone", languageOnly), ("decoder score alone", scoreOnly),
-                ("Apertium unknown-word rate alone", unknownOnly), ("all three (Parley)", LanguagePairDecision.Weights())]
+                ("Apertium unknown-word rate alone", unknownOnly), ("those three, the readings' length aside", threeCues),
+                ("with the readings' length (Parley)", LanguagePairDecision.Weights())]
             .map { name, weights in [name] + accuracy(weights, heldOut: false) + accuracy(weights, heldOut: true) }
     }
 

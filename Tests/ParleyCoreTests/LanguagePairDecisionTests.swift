@@ -69,6 +69,54 @@ struct LanguagePairDecisionTests {
         #expect(!long.sameWords && long.winner == 1)
     }
 
+    @Test("a reading with fewer than half the other's syllables missed part of the speech: the decoder scores do not count, and the reading that covers it wins")
+    func aReadingThatMissedPartOfTheSpeech() throws {
+        // Whisper base on eSpeak NG's "¿cuánto cuestan estas manzanas?", forced into English
+        // (benchmarks/pairs.md): three words with a better mean log-probability than the Spanish ten syllables.
+        let spanish = Evidence(text: "¿Cuánto tuézta de esas manzadas?", decoderScore: -1.237, languageProbability: 0.8904,
+                               unknownWordRate: 0.4)
+        let english = Evidence(text: "One to two", decoderScore: -0.674, languageProbability: 0.1096, unknownWordRate: 0)
+        #expect(LanguagePairDecision.syllables(spanish.text) == 10 && LanguagePairDecision.syllables(english.text) == 4)
+        let weights = LanguagePairDecision.Weights()
+        let decision = try #require(LanguagePairDecision.decide(spanish, english))
+        let expected = log(0.8904 / 0.1096) + weights.coverage + weights.unknownWords * (0 - 0.4)
+        #expect(decision.winner == 0 && abs(decision.margin - expected) < 1e-9)
+        // Asked the other way round, the same reading wins.
+        #expect(LanguagePairDecision.decide(english, spanish)?.winner == 1)
+        // Without the cue the decoder scores would give it to English.
+        var scoresCount = weights
+        scoresCount.coverage = 0
+        #expect(LanguagePairDecision.decide(spanish, english, weights: scoresCount)?.winner == 1)
+        // Letters spelled out have no syllables: "merci" read in English as "M.M.C.".
+        let merci = try #require(LanguagePairDecision.decide(
+            Evidence(text: "M.M.C.", decoderScore: -1.059, languageProbability: 0.5195, unknownWordRate: 0),
+            Evidence(text: "Merci", decoderScore: -1.265, languageProbability: 0.4805, unknownWordRate: 0)))
+        #expect(merci.winner == 1)
+    }
+
+    @Test("digits, a longer reading that repeats itself, and readings of like length leave the decoder scores to count")
+    func theScoresCountWhereTheLengthTellsNothing() throws {
+        let weights = LanguagePairDecision.Weights()
+        func margin(_ first: Evidence, _ second: Evidence) -> Double {
+            log(first.languageProbability / second.languageProbability)
+                + weights.decoderScore * (first.decoderScore - second.decoderScore)
+        }
+        // "1.2.3.4." is as long as "uno, dos, tres, cuatro": its text does not tell.
+        let digits = Evidence(text: "1.2.3.4.", decoderScore: -1.11, languageProbability: 0.5)
+        let words = Evidence(text: "One to two to two to four dollars.", decoderScore: -1.55, languageProbability: 0.5)
+        #expect(LanguagePairDecision.syllables(digits.text) == nil)
+        #expect(abs(try #require(LanguagePairDecision.decide(digits, words)).margin - margin(digits, words)) < 1e-9)
+        // A decoding loop is long without covering more of the speech.
+        let loop = Evidence(text: "Me he ido a mí, me he ido a mí, me he ido a mí, me he", decoderScore: -0.4, languageProbability: 0.5)
+        let short = Evidence(text: "A minha irmã", decoderScore: -0.9, languageProbability: 0.5)
+        #expect(LanguagePairDecision.repeatsItself(loop.text) && !LanguagePairDecision.repeatsItself(words.text))
+        #expect(abs(try #require(LanguagePairDecision.decide(loop, short)).margin - margin(loop, short)) < 1e-9)
+        // Half the syllables or more: a translation is often shorter than the speech it translates.
+        let translated = Evidence(text: "I do not understand what you say.", decoderScore: -0.72, languageProbability: 0.0333)
+        let heard = Evidence(text: "no entiendo lo que mide.", decoderScore: -0.50, languageProbability: 0.9667)
+        #expect(abs(try #require(LanguagePairDecision.decide(translated, heard)).margin - margin(translated, heard)) < 1e-9)
+    }
+
     @Test func theUnknownWordRateComesFromTheTranslatorsCount() {
         let hypothesis = LanguageHypothesis(language: "es", text: "¿Dónde está la estación?", decoderScore: -0.4,
                                             languageProbability: 0.9)
