@@ -23,12 +23,7 @@ extension TurnCoordinator {
 
     /// Turns barge-in on or off; on is refused, in one sentence, where it cannot work.
     public func setBargeIn(_ on: Bool) async {
-        if on, let reason = configuration.bargeInUnavailable {
-            return emit(.error("barge-in stays off: \(reason)"))
-        }
-        configuration.bargeIn = on
-        emit(.notice(on ? "barge-in on: speak over a translation to interrupt it"
-                        : "barge-in off: the microphone closes while a translation plays"))
+        emit(configuration.changeBargeIn(on))
         guard !on else { return }
         // A request listening on for whoever speaks next goes; a person already holding the
         // translation is still heard out.

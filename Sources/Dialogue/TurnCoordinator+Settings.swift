@@ -22,9 +22,7 @@ extension TurnCoordinator {
     /// Changes `side`'s locale; its voice goes back to the locale's default.
     public func setLocale(_ locale: LocaleTag, for side: DialogueSide) async {
         await learnWhetherServed(locale)
-        configuration[side].locale = locale
-        configuration[side].voice = nil
-        emit(.notice("side \(side) now speaks \(locale)"))
+        emit(configuration.changeLocale(locale, for: side))
         if let note = await sameLanguageNote() {
             emit(.notice(note))
         } else {
@@ -55,37 +53,24 @@ extension TurnCoordinator {
     /// Chooses the voice that speaks to `side`, by synthesizer identifier. An
     /// identifier the synthesizer does not have is refused with the close ones.
     public func setVoice(_ identifier: String, for side: DialogueSide) async {
-        if let synthesizer = stages.synthesizer {
-            let voices = await synthesizer.voices().map(\.identifier)
-            guard voices.contains(identifier) else {
-                let close = voices.filter { $0.hasPrefix(configuration[side].locale.language) }.prefix(5)
-                let hint = close.isEmpty ? "" : "; voices for \(configuration[side].locale.language): \(close.joined(separator: ", "))"
-                return emit(.error("unknown voice '\(identifier)'\(hint)"))
-            }
-        }
-        configuration[side].voice = .identifier(identifier)
-        emit(.notice("side \(side) is spoken to by voice \(identifier)"))
+        let voices = await stages.synthesizer?.voices().map(\.identifier)
+        emit(configuration.changeVoice(identifier, for: side, among: voices))
     }
 
     /// Sets the rate of speech to `side` (0…1, 0.5 normal).
     public func setRate(_ rate: Double, for side: DialogueSide) {
-        configuration[side].rate = min(max(rate, 0), 1)
-        emit(.notice("side \(side) is spoken to at rate \(configuration[side].rate)"))
+        emit(configuration.changeRate(rate, for: side))
     }
 
     /// Switches between hands-free turns and push-to-talk; an idle side starts
     /// listening when switched to automatic.
     public func setMode(_ mode: TurnMode) async {
-        configuration.mode = mode
-        emit(.notice(mode == .automatic ? "automatic turns: each turn listens by itself"
-                         : "manual turns: press Enter on an empty line to talk, and again to end the turn"))
+        emit(configuration.changeMode(mode))
         if mode == .automatic, case let .idle(side) = state { await resume(side) }
     }
 
     /// Turns correction of recognized text on or off.
     public func setCorrection(_ on: Bool) {
-        configuration.correction = on
-        emit(.notice(on ? "correction on: recognized text is offered for editing before it is translated"
-                         : "correction off"))
+        emit(configuration.changeCorrection(on))
     }
 }

@@ -8,15 +8,10 @@ extension TurnCoordinator {
     /// Switches between alternating and hands-free turns; a side listening
     /// for speech starts over with the new kind of request.
     public func setTurnTaking(_ turnTaking: TurnTaking) async {
-        if turnTaking == .auto, let reason = await attribution.unavailability(
-            first: configuration[.a].locale, second: configuration[.b].locale, separateDevices: stages.hasSeparateDevices) {
-            return emit(.notice("hands-free turns are off: \(reason); turns alternate"))
-        }
-        configuration.turnTaking = turnTaking
-        emit(.notice(turnTaking == .auto
-            ? "hands-free turns: either side may speak; each utterance goes to the side whose language it is (:flip corrects it)"
-            : "alternating turns: each utterance is the language of the side whose turn it is"))
-        guard case let .listening(side) = state, microphone.turn?.speechStart == nil else { return }
+        let unavailable = turnTaking == .auto ? await attribution.unavailability(
+            first: configuration[.a].locale, second: configuration[.b].locale, separateDevices: stages.hasSeparateDevices) : nil
+        emit(configuration.changeTurnTaking(turnTaking, unavailable: unavailable))
+        guard unavailable == nil, case let .listening(side) = state, microphone.turn?.speechStart == nil else { return }
         if await leaveListening(for: .idle(side)) { await resume(side) }
     }
 

@@ -20,16 +20,7 @@ extension TurnCoordinator {
     /// Turns simultaneous interpretation on or off, from the next turn; on is refused, in one
     /// sentence, where it cannot work.
     public func setSimultaneous(_ on: Bool) {
-        if on, let reason = configuration.simultaneousUnavailable {
-            return emit(.error("simultaneous interpretation stays off: \(reason)"))
-        }
-        configuration.simultaneous = on
-        var note = on ? "simultaneous on: each clause is translated and spoken while the speaker goes on (from the next turn)"
-                      : "simultaneous off: a turn is translated when it ends (from the next turn)"
-        if on, configuration.turnTaking == .auto {
-            note += "; hands-free turns are still translated at their end, as the side is known only then"
-        }
-        emit(.notice(note))
+        emit(configuration.changeSimultaneous(on))
     }
 
     /// A clause committed while the side speaks: queued for translation and speech.

@@ -74,17 +74,9 @@ public actor TurnCoordinator {
             microphone.recognizableLocales = Set(await recognizer.supportedLocales())
             for side in [DialogueSide.a, .b] { await learnWhetherServed(configuration[side].locale) }
         }
-        for limitation in stages.limitations { emit(.notice(limitation)) }
-        if configuration.bargeIn, configuration.turnTaking == .alternate, !stages.hasSeparateDevices,
-           let alike = TooAlikeByEar(configuration[.a].locale, configuration[.b].locale) {
-            emit(.notice("the floor follows the turn order: \(alike)"))
-        }
-        if configuration.simultaneous, configuration.turnTaking == .auto {
-            emit(.notice("hands-free turns are translated at their end, not clause by clause: the side is known only then"))
-        }
-        if configuration.speaksTranslations, stages.synthesizer == nil || stages.speakers.isEmpty {
-            emit(.notice("speech output is unavailable; translations are printed only"))
-        }
+        let notices = stages.limitations + configuration.openingNotices(
+            separateDevices: stages.hasSeparateDevices, canSpeak: stages.synthesizer != nil && !stages.speakers.isEmpty)
+        for notice in notices { emit(.notice(notice)) }
         await reportTranslationDirections()
         startBackgroundTasks()
         await beginTurn(.a)
