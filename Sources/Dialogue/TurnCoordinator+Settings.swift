@@ -23,31 +23,13 @@ extension TurnCoordinator {
     public func setLocale(_ locale: LocaleTag, for side: DialogueSide) async {
         await learnWhetherServed(locale)
         emit(configuration.changeLocale(locale, for: side))
-        if let note = await sameLanguageNote() {
-            emit(.notice(note))
-        } else {
-            await reportDirection(from: side)
-            await reportDirection(from: side.other)
+        let step = TranslationStep(translator: stages.translator)
+        for notice in await step.notices(between: locale, and: configuration[side.other].locale, noTranslator: false) {
+            emit(.notice(notice))
         }
         if let reason = typedOnlyReason(for: side) { emit(.notice("side \(side) is typed-only: \(reason)")) }
         guard state.side == side, state.awaitsInput else { return }
         await handOver(to: side)
-    }
-
-    /// The note for two sides of one language whose words are passed on as said, else nil.
-    func sameLanguageNote() async -> String? {
-        let (a, b) = (configuration[.a].locale, configuration[.b].locale)
-        let step = TranslationStep(translator: stages.translator)
-        guard await step.passesOnAsSaid(from: a, to: b), await step.passesOnAsSaid(from: b, to: a) else { return nil }
-        return a == b
-            ? "both sides speak \(a): what one says is passed on to the other as it was said"
-            : "\(a) and \(b) are one language: what one side says is passed on to the other as it was said"
-    }
-
-    private func reportDirection(from side: DialogueSide) async {
-        let (from, to) = (configuration[side].locale, configuration[side.other].locale)
-        guard let translator = stages.translator, !(await translator.canTranslate(from: from, to: to)) else { return }
-        emit(.notice("no translation from \(from) to \(to) is installed; see `parley languages`"))
     }
 
     /// Chooses the voice that speaks to `side`, by synthesizer identifier. An

@@ -77,7 +77,10 @@ public actor TurnCoordinator {
         let notices = stages.limitations + configuration.openingNotices(
             separateDevices: stages.hasSeparateDevices, canSpeak: stages.synthesizer != nil && !stages.speakers.isEmpty)
         for notice in notices { emit(.notice(notice)) }
-        await reportTranslationDirections()
+        let step = TranslationStep(translator: stages.translator)
+        for notice in await step.notices(between: configuration[.a].locale, and: configuration[.b].locale, noTranslator: true) {
+            emit(.notice(notice))
+        }
         startBackgroundTasks()
         await beginTurn(.a)
     }
@@ -118,20 +121,6 @@ public actor TurnCoordinator {
             emit(.error(stageError.description))
         } else {
             emit(.error(StageError(stage, error).description))
-        }
-    }
-
-    private func reportTranslationDirections() async {
-        if let note = await sameLanguageNote() { return emit(.notice(note)) }
-        guard let translator = stages.translator else {
-            emit(.notice("translation is unavailable: what is said is shown but not translated"))
-            return
-        }
-        for side in DialogueSide.allCases {
-            let (from, to) = (configuration[side].locale, configuration[side.other].locale)
-            if !(await translator.canTranslate(from: from, to: to)) {
-                emit(.notice("no translation from \(from) to \(to) is installed; see `parley languages`"))
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 @testable import Dialogue
 import ParleyCore
+import ParleyCoreFakes
 import Testing
 
 /// The settings as a part of their own: each change applies itself or is refused, leaving the
@@ -97,5 +98,32 @@ struct ConfigurationChangeTests {
         #expect(handsFree.openingNotices(separateDevices: false, canSpeak: false).count == 2)
         handsFree.speaksTranslations = false
         #expect(handsFree.openingNotices(separateDevices: false, canSpeak: false).count == 1, "muted: nothing to say about speech")
+    }
+}
+
+@Suite("Translation notices")
+struct TranslationNoticeTests {
+    private let english = LocaleTag("en-US")!
+    private let spanish = LocaleTag("es-ES")!
+
+    @Test("each direction with no translation installed is named, the asked-about side's first; none missing, nothing is said")
+    func missingDirectionsAreNamed() async {
+        let step = TranslationStep(translator: FakeTranslator(missing: ["es-ES>en-US", "en-US>es-ES"]))
+        let notices = await step.notices(between: spanish, and: english, noTranslator: true)
+        #expect(notices == ["no translation from es-ES to en-US is installed; see `parley languages`",
+                            "no translation from en-US to es-ES is installed; see `parley languages`"])
+        #expect(await TranslationStep(translator: FakeTranslator()).notices(between: english, and: spanish, noTranslator: true).isEmpty)
+    }
+
+    @Test("two locales of one language pass words on as said, with no translation between them installed; no translator is said only where asked")
+    func oneLanguageAndNoTranslator() async {
+        let british = LocaleTag("en-GB")!
+        let step = TranslationStep(translator: FakeTranslator(missing: ["en-US>en-GB", "en-GB>en-US"]))
+        #expect(await step.notices(between: english, and: british, noTranslator: true)
+                == ["en-US and en-GB are one language: what one side says is passed on to the other as it was said"])
+        let none = TranslationStep(translator: nil)
+        #expect(await none.notices(between: english, and: spanish, noTranslator: true).count == 1)
+        #expect(await none.notices(between: english, and: spanish, noTranslator: false).isEmpty)
+        #expect(await none.notices(between: english, and: english, noTranslator: false).count == 1, "one language needs no translator")
     }
 }

@@ -17,6 +17,25 @@ struct TranslationStep: Sendable {
         return !(await translator.canTranslate(from: source, to: target))
     }
 
+    /// What a dialogue between `source` and `target` says of its translation: one line where the
+    /// two pass what is said on as it was said, else one for each direction, `source`'s first,
+    /// with no translation installed; and, where `noTranslator`, that there is no translator.
+    func notices(between source: LocaleTag, and target: LocaleTag, noTranslator: Bool) async -> [String] {
+        if await passesOnAsSaid(from: source, to: target), await passesOnAsSaid(from: target, to: source) {
+            return [source == target
+                ? "both sides speak \(source): what one says is passed on to the other as it was said"
+                : "\(source) and \(target) are one language: what one side says is passed on to the other as it was said"]
+        }
+        guard let translator else {
+            return noTranslator ? ["translation is unavailable: what is said is shown but not translated"] : []
+        }
+        var notices: [String] = []
+        for (from, to) in [(source, target), (target, source)] where !(await translator.canTranslate(from: from, to: to)) {
+            notices.append("no translation from \(from) to \(to) is installed; see `parley languages`")
+        }
+        return notices
+    }
+
     /// `text`, said in `source`, in `target`.
     func translate(_ text: String, from source: LocaleTag, to target: LocaleTag) async throws -> TranslationResult {
         if await passesOnAsSaid(from: source, to: target) { return TranslationResult(source: text, text: text) }
