@@ -111,17 +111,12 @@ extension TurnCoordinator {
         if !stages.hasSeparateDevices, !turn.simultaneous, microphone.turn?.request === turn.request {
             microphone.turn?.voice.keep(chunk)
         }
-        do {
-            let events = try await turn.request.append(chunk)
-            guard epoch.isCurrent(token) else { return }
-            for event in events where epoch.isCurrent(token) {
-                await handle(event, side: turn.side)
-            }
-        } catch RecognitionError.requestReused {
-            // The request gave its final to an earlier chunk, whose handling is under way
-            // (chunks are fed while an earlier one is decoded): this one is past the turn.
+        switch await turn.feed(chunk) {
+        case let .heard(events):
+            for event in events where epoch.isCurrent(token) { await handle(event, side: turn.side) }
+        case .pastTheUtterance:
             return
-        } catch {
+        case let .failed(error):
             guard epoch.isCurrent(token) else { return }
             await recognitionFailed(error, side: turn.side)
         }

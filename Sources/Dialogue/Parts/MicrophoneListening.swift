@@ -227,4 +227,26 @@ extension ListeningTurn {
 
     /// The dialogue's side listening (party 0 is A, 1 is B).
     var side: DialogueSide { party == 0 ? .a : .b }
+
+    /// How feeding the request one chunk ended.
+    enum Fed {
+        /// What the recognizer made of it, for the party's coordinator to act on in order.
+        case heard([RecognitionEvent])
+        /// The request gave its final to an earlier chunk, whose handling is under way (chunks
+        /// are fed while an earlier one is decoded): this one is past the utterance, and nobody's.
+        case pastTheUtterance
+        /// The recognition failed (`MicrophoneListening.failure` says how it is taken).
+        case failed(any Error)
+    }
+
+    /// Feeds `chunk`, as the request hears it, to the request: a dialogue's and a room's party alike.
+    nonisolated(nonsending) func feed(_ chunk: PCMChunk) async -> Fed {
+        do {
+            return .heard(try await request.append(chunk))
+        } catch RecognitionError.requestReused {
+            return .pastTheUtterance
+        } catch {
+            return .failed(error)
+        }
+    }
 }

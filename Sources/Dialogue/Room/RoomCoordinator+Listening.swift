@@ -37,15 +37,12 @@ extension RoomCoordinator {
         }
         guard let turn = parties[index].listening.turn else { return }
         let token = parties[index].epoch.current
-        do {
-            let events = try await turn.request.append(chunk)
-            for event in events where parties[index].epoch.isCurrent(token) {
-                await handle(event, party: index)
-            }
-        } catch RecognitionError.requestReused {
-            // The request gave its final to an earlier chunk, whose handling is under way.
+        switch await turn.feed(chunk) {
+        case let .heard(events):
+            for event in events where parties[index].epoch.isCurrent(token) { await handle(event, party: index) }
+        case .pastTheUtterance:
             return
-        } catch {
+        case let .failed(error):
             guard parties[index].epoch.isCurrent(token) else { return }
             _ = parties[index].listening.detach()
             await recognitionFailed(error, party: index, turn: turn)
