@@ -65,4 +65,33 @@ public enum DialogueState: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { side.map { "\(name)(\($0))" } ?? name }
+
+    /// Where a line typed now goes.
+    enum TypedLine: Equatable {
+        /// It corrects the recognized text (empty keeps it).
+        case correction
+        /// It is `side`'s turn, at once (taking over from listening, where the side listens).
+        case turn(DialogueSide)
+        /// It waits for the turn in progress, and is then `side`'s.
+        case waits(for: DialogueSide)
+        /// Nothing: an empty line, or the conversation has ended.
+        case nothing
+    }
+
+    /// Where a line typed now goes. `empty`: the line has no text; `clausesReceived`: clauses of
+    /// the listening side's turn are being interpreted, so that side's turn goes on and the
+    /// line is the other side's next.
+    func typedLine(empty: Bool, clausesReceived: Bool) -> TypedLine {
+        switch self {
+        case .correcting: .correction
+        case _ where empty: .nothing
+        case let .idle(side): .turn(side)
+        case let .interpreting(side): .waits(for: side.other)
+        case let .recognizing(side) where clausesReceived: .waits(for: side.other)
+        case let .listening(side), let .recognizing(side): .turn(side)
+        case let .translating(side): .waits(for: side.other)
+        case let .speaking(side), let .held(side): .waits(for: side)
+        case .ended: .nothing
+        }
+    }
 }

@@ -7,32 +7,20 @@ extension TurnCoordinator {
     /// is translated or spoken it waits and becomes the next side's input.
     public func submitTyped(_ line: String) async {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        switch state {
-        case .correcting:
+        switch state.typedLine(empty: text.isEmpty, clausesReceived: (interpreter.current?.received ?? 0) > 0) {
+        case .correction:
             await finishCorrection(text)
-        case _ where text.isEmpty:
-            return
-        case let .idle(side):
-            await startTyped(text, side: side)
-        case let .interpreting(side),
-             let .recognizing(side) where (interpreter.current?.received ?? 0) > 0:
-            queue(text, for: side.other)  // the side's clauses are being spoken: the turn goes on
-        case let .listening(side), let .recognizing(side):
-            let request = detachListening()
+        case let .turn(side):
+            // Typed while the side listens, the line takes over from the request.
+            let request = state == .idle(side) ? nil : detachListening()
             await startTyped(text, side: side)
             if let request { _ = await request.cancel() }
-        case let .translating(side):
-            queue(text, for: side.other)
-        case let .speaking(side), let .held(side):
-            queue(text, for: side)
-        case .ended:
+        case let .waits(side):
+            floor.wait(text)
+            emit(.notice("'\(text)' waits for the turn in progress; it will be side \(side)'s"))
+        case .nothing:
             return
         }
-    }
-
-    private func queue(_ text: String, for side: DialogueSide) {
-        floor.wait(text)
-        emit(.notice("'\(text)' waits for the turn in progress; it will be side \(side)'s"))
     }
 
     func startTyped(_ text: String, side: DialogueSide) async {

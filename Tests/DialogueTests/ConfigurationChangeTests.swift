@@ -127,3 +127,23 @@ struct TranslationNoticeTests {
         #expect(await none.notices(between: english, and: english, noTranslator: false).count == 1, "one language needs no translator")
     }
 }
+
+@Suite("Where a typed line goes")
+struct TypedLineTests {
+    @Test("a line is the turn of a side that waits or listens; while a turn is translated, spoken or interpreted it waits for the next side; in correction it is the correction, even empty")
+    func typedLineRoutes() {
+        #expect(DialogueState.idle(.a).typedLine(empty: false, clausesReceived: false) == .turn(.a))
+        #expect(DialogueState.listening(.b).typedLine(empty: false, clausesReceived: false) == .turn(.b))
+        #expect(DialogueState.recognizing(.a).typedLine(empty: false, clausesReceived: false) == .turn(.a))
+        #expect(DialogueState.recognizing(.a).typedLine(empty: false, clausesReceived: true) == .waits(for: .b),
+                "its clauses are being spoken: A's turn goes on, and the line is B's next")
+        #expect(DialogueState.interpreting(.a).typedLine(empty: false, clausesReceived: false) == .waits(for: .b))
+        #expect(DialogueState.translating(.a).typedLine(empty: false, clausesReceived: false) == .waits(for: .b))
+        #expect(DialogueState.speaking(.b).typedLine(empty: false, clausesReceived: false) == .waits(for: .b),
+                "spoken to B, the next turn is B's")
+        #expect(DialogueState.held(.b).typedLine(empty: false, clausesReceived: false) == .waits(for: .b))
+        #expect(DialogueState.correcting(.a).typedLine(empty: true, clausesReceived: false) == .correction)
+        #expect(DialogueState.idle(.a).typedLine(empty: true, clausesReceived: false) == .nothing)
+        #expect(DialogueState.ended.typedLine(empty: false, clausesReceived: false) == .nothing)
+    }
+}
