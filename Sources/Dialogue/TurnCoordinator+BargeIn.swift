@@ -124,8 +124,7 @@ extension TurnCoordinator {
             return await passOver(turn.side, held: false, reason: "the translation's echo")
         }
         guard let hypotheses = result.hypotheses, hypotheses.count == 2 else {
-            if let reason = BargeInWatch.verdict([result.text], spokenText: spokenText)
-                ?? BargeInWatch.tooUnsure(result.text, confidence: result.confidence) {
+            if let reason = BargeInWatch.passesOver(result.text, confidence: result.confidence, spokenText: spokenText) {
                 return await passOver(turn.side, held: held, reason: reason)
             }
             await interruptSpeaking(by: turn.side, at: context.detectedAt ?? clock.now())
@@ -140,8 +139,8 @@ extension TurnCoordinator {
             return await passOver(turn.side, held: held, reason: "no words", nobody: true)
         }
         // Too unsure to be words is neither an interruption nor the speaker going on.
-        if let reason = BargeInWatch.verdict([draft.text], spokenText: heard.side == turn.side ? spokenText : "")
-            ?? BargeInWatch.tooUnsure(draft.text, confidence: draft.confidence) {
+        if let reason = BargeInWatch.passesOver(draft.text, confidence: draft.confidence,
+                                                spokenText: heard.side == turn.side ? spokenText : "") {
             return await passOver(turn.side, held: held, reason: reason)
         }
         guard state != .ended else { return }

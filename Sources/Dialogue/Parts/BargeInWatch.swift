@@ -107,6 +107,12 @@ struct BargeInWatch: Sendable {
         return "too unsure to stop it ('\(heard.joined(separator: " "))', \(Int((confidence * 100).rounded())) %)"
     }
 
+    /// Why one reading of words over a translation of `spokenText` neither interrupts it nor is
+    /// the speaker going on (`verdict`, then `tooUnsure`), or nil when it counts.
+    static func passesOver(_ text: String, confidence: Double?, spokenText: String) -> String? {
+        verdict([text], spokenText: spokenText) ?? tooUnsure(text, confidence: confidence)
+    }
+
     /// Lower-case words of `text`, without punctuation.
     static func words(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
