@@ -22,11 +22,12 @@ struct RoomTests {
         private final class Recorded: Sendable { let events = Mutex<[RoomEvent]>([]) }
         private let recorded = Recorded()
 
+        /// `recognizes`: the locales the recognizer serves (with `microphones`, every party's by default).
         init(_ locales: [LocaleTag], transcript: TranscriptWriter? = nil, microphones: Bool = false,
-             settings: RoomSettings = RoomSettings()) {
+             recognizes: [LocaleTag]? = nil, settings: RoomSettings = RoomSettings()) {
             let audios = locales.map { _ in FakeAudio() }
             self.audios = audios
-            recognizer = FakeRecognizer(locales: microphones ? locales : [])
+            recognizer = FakeRecognizer(locales: recognizes ?? (microphones ? locales : []))
             var streams: [AsyncStream<AudioEvent>] = []
             var continuations: [AsyncStream<AudioEvent>.Continuation] = []
             for _ in locales {
@@ -94,6 +95,17 @@ struct RoomTests {
         await rig.room.stop()
         let unwritten = "2 utterances could not be written to the transcript \(disk.transcript)"
         try await rig.waitFor("'\(unwritten)'") { errors().last == unwritten }
+    }
+
+    @Test("a party whose language no model serves types, told why as a dialogue's side is told: the locales installed are named")
+    func unservedPartyTypes() async throws {
+        let rig = Rig([Self.english, Self.spanish], microphones: true, recognizes: [Self.english])
+        await rig.room.start()
+        try await rig.waitFor("the room ready") { rig.events.contains(.ready) }
+        #expect(rig.events.contains(.joined(party: 1, locale: Self.english, place: "server 1", typedOnlyReason: nil)))
+        #expect(rig.events.contains(.joined(party: 2, locale: Self.spanish, place: "server 2",
+                                            typedOnlyReason: "no speech model for es-ES (installed: en-US)")))
+        await rig.room.stop()
     }
 
     @Test("a typed line is translated once per locale of the others and spoken to each of them, not to its speaker")

@@ -174,6 +174,14 @@ struct MicrophoneListening: Sendable {
         if !usesMicrophone { return "the microphone is off (--typed-only)" }
         if !microphone { return separate ? "side \(side)'s microphone is unavailable" : "no microphone is available" }
         if lostAudio.contains(side) { return separate ? "side \(side)'s audio server is gone" : "the audio server is gone" }
+        return typedOnlyReason(locale: locale, microphone: microphone, recognizer: recognizer)
+    }
+
+    /// Why a person in `locale` cannot speak on a microphone of their own, or nil when they can
+    /// (a room's party; the end of a dialogue side's reason). `microphone`: they have one;
+    /// `recognizer`: the conversation has one.
+    func typedOnlyReason(locale: LocaleTag, microphone: Bool, recognizer: Bool) -> String? {
+        if !microphone { return "no microphone is available" }
         guard recognizer else { return "speech recognition is unavailable" }
         // The recognizer's own answer (Whisper serves a whole language, in its own codes: nb → no),
         // asked when the side got its locale.

@@ -3,11 +3,14 @@ import ParleyCore
 /// Listening: every party heard all the time on their own microphone, one request each on
 /// the shared recognizer, and what its events mean for the party.
 extension RoomCoordinator {
+    /// Why party `index` cannot speak, or nil when they can: as a dialogue's side, on their own microphone.
     func typedOnlyReason(_ index: Int) async -> String? {
-        guard devices(of: index).source != nil else { return "no microphone is available" }
-        guard let recognizer = stages.recognizer else { return "speech recognition is unavailable" }
-        guard await recognizer.serves(locales[index]) else { return "no speech model for \(locales[index])" }
-        return nil
+        if let recognizer = stages.recognizer {
+            parties[index].listening.recognizableLocales = Set(await recognizer.supportedLocales())
+            parties[index].listening.servedLocales[locales[index]] = await recognizer.serves(locales[index])
+        }
+        return parties[index].listening.typedOnlyReason(locale: locales[index], microphone: devices(of: index).source != nil,
+                                                        recognizer: stages.recognizer != nil)
     }
 
     /// Hears one party for as long as the room runs.
