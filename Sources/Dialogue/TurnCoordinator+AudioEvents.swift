@@ -22,6 +22,9 @@ extension TurnCoordinator {
                     await speaker(for: side)?.resume()
                 }
             } else if let side = state.side, isListening || microphone.turn != nil, sides.contains(microphone.turn?.side ?? side) {
+                // A person already speaking when it went keeps what was heard: it is their turn,
+                // as the key would have ended it (a room's party keeps theirs alike).
+                if microphone.turn?.speechStart != nil { return await finishListening() }
                 await leaveListening(for: .idle(side))
             }
         case .reconnected:

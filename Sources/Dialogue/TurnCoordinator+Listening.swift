@@ -156,7 +156,8 @@ extension TurnCoordinator {
         }
     }
 
-    private func finishListening() async {
+    /// Ends the open request now, as the key does: what it heard is the turn.
+    func finishListening() async {
         guard var turn = microphone.turn, !turn.finishing else { return }
         let token = epoch.advance()
         turn.finishing = true

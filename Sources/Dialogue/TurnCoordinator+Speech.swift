@@ -1,14 +1,11 @@
 import ParleyCore
 
 extension TurnCoordinator {
-    /// Whether translations are spoken: not muted, and a synthesizer and a speaker are there.
-    var canSpeak: Bool {
-        configuration.speaksTranslations && stages.synthesizer != nil && !stages.speakers.isEmpty
-    }
-
-    /// Whether translations to `side` are spoken: as `canSpeak`, on that side's speaker.
+    /// Whether translations to `side` are spoken: not muted, with a synthesizer, on a speaker of
+    /// the side's whose audio server is there (while it is gone, they are printed only).
     func canSpeak(to side: DialogueSide) -> Bool {
         configuration.speaksTranslations && stages.synthesizer != nil && stages.sink(for: side) != nil
+            && !microphone.lostAudio.contains(side)
     }
 
     /// Speaks `text` to `side`, on its speaker, in the voice of `voice` (`side` when nil), with the

@@ -132,6 +132,24 @@ struct FailureTests {
         try await rig.recorder.waitForState(.listening(.a))
     }
 
+    @Test("the audio server lost while A speaks: what was heard of A is A's turn, translated and written; then B types until it is back")
+    func aLostServerKeepsWhatWasHeard() async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: AudioEvent.self)
+        let rig = TestRig(audioEvents: events)
+        try await rig.start()
+        try await rig.waitUntil("A listens") { rig.audio.isListening }
+        rig.recognizer.script([[.speechStarted(at: 0.2), .partial("where is the")]])
+        rig.recognizer.finishWith(RecognitionResult(text: "where is the", confidence: 0.7, isFinal: true))
+        rig.audio.feed()
+        try await rig.recorder.waitFor("A speaks") { events in events.contains(.partial(.a, "where is the")) }
+        continuation.yield(.serverLost("connection refused"))
+        let turns = try await rig.turns(1)
+        #expect(turns[0].side == .a && turns[0].text == "where is the")
+        #expect(rig.synthesizer.utterances.isEmpty, "the server is gone: the translation is printed, not spoken")
+        try await rig.recorder.waitForState(.idle(.b))
+        #expect(await rig.coordinator.typedOnlyReason(for: .b) == "the audio server is gone")
+    }
+
     @Test func withoutEnginesTypedLinesAreShownAndTranslationIsUnavailable() async throws {
         let coordinator = TurnCoordinator(
             configuration: DialogueConfiguration(sideA: SideSettings(locale: TestRig.english),
