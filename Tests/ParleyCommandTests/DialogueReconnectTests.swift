@@ -61,6 +61,39 @@ struct DialogueReconnectTests {
         }
     }
 
+    /// The server goes while A speaks, with the defaults: three seconds into LibriVox 0870 (7.1 s,
+    /// no pause of 0.25 s in it, so no endpoint comes before). What was heard of A is A's turn,
+    /// translated and written, not lost; while the server is gone it is printed, not spoken.
+    @Test func theServerLostWhileASpeaksKeepsWhatWasHeard() throws {
+        let recordingName = "librivox/sense_and_sensibility_01_austen_64kb-0870.wav"
+        try Self.conversation("parley-dialog-lost-mid-speech") { server, run, transcript, address, _ in
+            let player = try ProcessRunner.start(["paplay", "--device=parley_mic", Fixtures.recording(recordingName)],
+                                                 environment: ["PULSE_SERVER": address])
+            Thread.sleep(forTimeInterval: 3)
+            try server.stop()
+            ProcessRunner.waitForExit(player, seconds: 5)
+            try run.waitForLine(timeout: 20) { $0.contains("audio failed") }
+            try run.waitForLine(timeout: 60) { $0.hasPrefix("B (es-ES), your turn") }
+            try server.start()
+            try run.waitForLine(timeout: 30) { $0.contains("the audio server is back") }
+            let status = try run.finish(timeout: 20)
+            #expect(status == 0, "\(run.stderr)")
+
+            let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+            try #require(lines.count == 1, "one turn, A's words before the server went: \(lines)\n\(run.stdout)\n\(run.stderr)")
+            let turn = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            #expect(turn["side"] as? String == "A" && turn["input"] as? String == "speech", "\(lines[0])")
+            let heard = try #require(turn["text"] as? String)
+            // Three seconds of a 7.1 s sentence of 22 words: its first eight ("and mister john dashwood
+            // had then leisure to"), whose content words the reading shares at least half of.
+            let opening = SpokenWords.normalized(try StockReadings.transcript(recordingName)).prefix(8).joined(separator: " ")
+            #expect(SpokenWords.sharedContent(heard, reference: opening) >= 0.5, "heard '\(heard)' for the opening '\(opening)'")
+            let times = try #require(turn["times"] as? [String: Any], "\(lines[0])")
+            #expect(times["speech_start"] is Double && times["speak_start"] is NSNull,
+                    "the server was gone: the translation was printed, not spoken: \(lines[0])")
+        }
+    }
+
     /// pipewire-pulse alone restarts under the conversation (pipewire and its sinks stay), a line is
     /// typed and spoken over the new connection, then the input ends.
     @Test(.enabled(if: (try? TestAudioServer.isPipeWire) ?? false))
