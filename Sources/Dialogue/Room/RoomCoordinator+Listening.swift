@@ -3,10 +3,11 @@ import ParleyCore
 /// Listening: every party heard all the time on their own microphone, one request each on
 /// the shared recognizer, and what its events mean for the party.
 extension RoomCoordinator {
-    /// Why party `index` cannot speak, or nil when they can: as a dialogue's side, on their own microphone.
-    func typedOnlyReason(_ index: Int) async -> String? {
+    /// Why party `index` cannot speak, or nil when they can: as a dialogue's side, on their own
+    /// microphone. `recognizable`: the locales the recognizer lists.
+    func typedOnlyReason(_ index: Int, recognizable: Set<LocaleTag>) async -> String? {
         if let recognizer = stages.recognizer {
-            parties[index].listening.recognizableLocales = Set(await recognizer.supportedLocales())
+            parties[index].listening.recognizableLocales = recognizable
             parties[index].listening.servedLocales[locales[index]] = await recognizer.serves(locales[index])
         }
         return parties[index].listening.typedOnlyReason(locale: locales[index], microphone: devices(of: index).source != nil,

@@ -111,8 +111,10 @@ public actor RoomCoordinator {
         guard !started else { return }
         started = true
         for limitation in stages.limitations { emit(.notice(limitation)) }
+        // The recognizer's list is asked once (a Wyoming server answers it over the network).
+        let recognizable = Set(await stages.recognizer?.supportedLocales() ?? [])
         for index in parties.indices {
-            parties[index].typedOnlyReason = await typedOnlyReason(index)
+            parties[index].typedOnlyReason = await typedOnlyReason(index, recognizable: recognizable)
             emit(.joined(party: index + 1, locale: locales[index], place: devices(of: index).place,
                          typedOnlyReason: parties[index].typedOnlyReason))
         }
